@@ -123,6 +123,14 @@ class WindowConfig(Frozen):
     """Session window: the running summary's own budget (seed 000, Layer 1)."""
 
     summary_budget_tokens: int = Field(default=300, ge=20)
+    episode_summary_ratio: float = Field(
+        default=0.4, gt=0.0, le=1.0, description="Episode summary length / source length."
+    )
+    episode_summary_min_tokens: int = Field(default=40, ge=5)
+    episode_summary_max_tokens: int = Field(default=220, ge=10)
+    extract_every: int = Field(
+        default=1, ge=1, description="Extract facts once this many turns are unextracted."
+    )
 
 
 class CategoryPolicy(Frozen):

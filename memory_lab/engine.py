@@ -1,0 +1,217 @@
+"""MemoryEngine: the one object the CLI, app, evals and notebooks drive.
+
+It owns the stores of one data folder, compiles the graph with a SQLite
+checkpointer (so a thread resumes after a restart), and turns calls such as
+`ingest`, `chat` and `tick` into graph runs, one per step.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from memory_lab.brains.base import Brain
+from memory_lab.clock import Clock, ManualClock, SystemClock
+from memory_lab.config import MemoryConfig
+from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.errors import require_tenant
+from memory_lab.fact_memory import FactMemory
+from memory_lab.graph import Deps, builder
+from memory_lab.graph.nodes import build_context
+from memory_lab.tokens import TokenCounter, default_counter
+from memory_lab.types import ContextBundle, Message, MemoryEvent, TriggerDecision
+from memory_lab.validation import validate_batch
+
+
+def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Brain:
+    """The rule-based brain, wrapped by the LLM brain when an endpoint is configured."""
+    from memory_lab.brains.rule_based import RuleBasedBrain
+
+    rules = RuleBasedBrain(counter=counter, categories=config.facts)
+    if config.llm is None:
+        return rules
+    from memory_lab.brains.openai_compat import OpenAICompatBrain
+
+    return OpenAICompatBrain(config.llm, fallback=rules, counter=counter, clock=clock)
+
+
+@dataclass
+class StepResult:
+    """What one graph step did."""
+
+    decision: TriggerDecision | None
+    events: list[MemoryEvent]
+    reply: str | None = None
+    context: ContextBundle | None = None
+    window_size: int = 0
+    state: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def compressed(self) -> bool:
+        """Whether a trigger fired and compression ran."""
+        return bool(self.decision and self.decision.fire)
+
+
+class MemoryEngine:
+    """Tiered memory over one data folder (or in memory, for fast experiments)."""
+
+    def __init__(
+        self,
+        data_dir: str | Path | None = None,
+        *,
+        config: MemoryConfig | None = None,
+        clock: Clock | None = None,
+        brain: Brain | None = None,
+        embedder: Embedder | None = None,
+        counter: TokenCounter | None = None,
+    ) -> None:
+        self.config = config or MemoryConfig()
+        self.clock = clock or SystemClock()
+        self.counter = counter or default_counter()
+        self.embedder = embedder or default_embedder()
+        self.brain = brain or make_brain(self.config, self.counter, self.clock)
+        self.data_dir = Path(data_dir) if data_dir is not None else None
+        self._lock = threading.RLock()
+        if self.data_dir is None:
+            from memory_lab.stores.memory import (
+                InMemoryEpisodeStore,
+                InMemoryEventLog,
+                InMemoryFactStore,
+                InMemoryTranscriptStore,
+            )
+
+            self.transcript = InMemoryTranscriptStore()
+            self.episodes = InMemoryEpisodeStore(self.embedder)
+            fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
+            self._checkpointer = InMemorySaver()
+        else:
+            from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+            from memory_lab.stores.sqlite import SqliteEventLog, SqliteFactStore, SqliteTranscriptStore
+
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            db = self.data_dir / "memory.sqlite3"
+            self.transcript = SqliteTranscriptStore(db)
+            fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
+            self.episodes = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
+            conn = sqlite3.connect(self.data_dir / "checkpoints.sqlite3", check_same_thread=False)
+            self._checkpointer = SqliteSaver(conn)
+        self.facts = FactMemory(fact_store, self.events, self.clock, self.config.facts)
+        self.deps = Deps(
+            transcript=self.transcript,
+            episodes=self.episodes,
+            facts=self.facts,
+            events=self.events,
+            brain=self.brain,
+            clock=self.clock,
+            config=self.config,
+            counter=self.counter,
+        )
+        self.graph = builder().compile(checkpointer=self._checkpointer)
+
+    # --- steps -----------------------------------------------------------------
+
+    def ingest(self, tenant: str, messages: Sequence[Message], *, thread: str = "main") -> StepResult:
+        """Store turns and let the triggers and extraction run; nothing is answered.
+
+        Raises:
+            InvalidMessageError: before anything is stored, naming the bad message.
+        """
+        tenant = require_tenant(tenant)
+        validate_batch(tenant, messages, self.config.limits)
+        self._follow(messages)
+        return self._step(tenant, thread, {"incoming": [m.model_dump(mode="json") for m in messages]})
+
+    def chat(self, tenant: str, text: str, *, thread: str = "main", session: str | None = None, message_id: str | None = None) -> StepResult:
+        """Ingest a user message and answer it with the assembled memory."""
+        tenant = require_tenant(tenant)
+        state = self.state(tenant, thread)
+        now = self.clock.now()
+        msg = Message(
+            id=message_id or f"{thread}:{state.get('last_seq', -1) + 1}:{now.strftime('%Y%m%dT%H%M%S%f')}",
+            tenant=tenant,
+            session=session or state.get("session") or "s1",
+            role="user",
+            content=text,
+            timestamp=now,
+        )
+        validate_batch(tenant, [msg], self.config.limits)
+        return self._step(tenant, thread, {"incoming": [msg.model_dump(mode="json")], "respond": True})
+
+    def tick(self, tenant: str, *, thread: str = "main") -> StepResult:
+        """Re-check triggers at the clock's current time (after it was advanced)."""
+        return self._step(require_tenant(tenant), thread, {"incoming": []})
+
+    def close_session(self, tenant: str, *, thread: str = "main") -> StepResult:
+        """End a chat: extract every turn past the watermark (seed 002)."""
+        return self._step(require_tenant(tenant), thread, {"incoming": [], "close_session": True})
+
+    # --- reads -----------------------------------------------------------------
+
+    def state(self, tenant: str, thread: str = "main") -> dict:
+        """The thread's checkpointed state (empty for a new thread)."""
+        snap = self.graph.get_state(self._config(require_tenant(tenant), thread))
+        return dict(snap.values or {})
+
+    def window(self, tenant: str, thread: str = "main") -> list[Message]:
+        """Verbatim turns currently in the window."""
+        return [Message.model_validate(m) for m in self.state(tenant, thread).get("window", [])]
+
+    def assemble(self, tenant: str, query: str, *, thread: str = "main") -> ContextBundle:
+        """The context the responder would be shown for `query`, without ingesting it."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            state = self.state(tenant, thread)
+            window = [Message.model_validate(m) for m in state.get("window", [])]
+            return build_context(self.deps, tenant, query, window, state.get("summary", ""))
+
+    def expand_episode(self, tenant: str, episode_id: str) -> list[Message]:
+        """The source turns of an episode, from the transcript."""
+        tenant = require_tenant(tenant)
+        found = self.episodes.get(tenant, [episode_id])
+        if not found:
+            return []
+        ep = found[0]
+        return self.transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq)
+
+    def snapshot(self, tenant: str, *, thread: str = "main", events: int = 200) -> dict:
+        """One read model of the whole memory, for `--json`, the app and eval logs."""
+        from memory_lab.snapshot import take_snapshot
+
+        return take_snapshot(self, require_tenant(tenant), thread, events_limit=events)
+
+    # --- internals -------------------------------------------------------------
+
+    def _follow(self, messages: Sequence[Message]) -> None:
+        """A manual clock follows replayed turns so triggers see their time."""
+        if isinstance(self.clock, ManualClock) and messages:
+            self.clock.set(max(m.timestamp for m in messages))
+
+    def _config(self, tenant: str, thread: str) -> dict:
+        return {"configurable": {"thread_id": f"{tenant}::{thread}"}}
+
+    def _step(self, tenant: str, thread: str, update: dict) -> StepResult:
+        with self._lock:
+            payload = {"tenant": tenant, "thread": thread, "respond": False, "close_session": False, **update}
+            out = self.graph.invoke(payload, self._config(tenant, thread), context=self.deps)
+        decision = TriggerDecision.model_validate(out["decision"]) if out.get("decision") else None
+        context = ContextBundle.model_validate(out["context"]) if out.get("context") else None
+        return StepResult(
+            decision=decision,
+            events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],
+            reply=out.get("reply"),
+            context=context,
+            window_size=len(out.get("window", [])),
+            state=out,
+        )
+
+    def close(self) -> None:
+        """Release file handles (the SQLite checkpointer's connection)."""
+        conn = getattr(self._checkpointer, "conn", None)
+        if conn is not None:
+            conn.close()

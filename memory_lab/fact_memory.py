@@ -1,0 +1,246 @@
+"""The structured-fact tier: reconciled writes, lifecycle and reads over a FactStore.
+
+Writes go through `reconcile` under one lock, so there is at most one active value
+per (tenant, subject, category, key) however many threads write. Every write
+returns a MemoryEvent that a UI can show and, where it makes sense, undo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+
+from memory_lab.clock import Clock
+from memory_lab.config import FactConfig
+from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.reconciliation import (
+    Outcome,
+    effective_confidence,
+    new_fact,
+    normalise_value,
+    reconcile,
+)
+from memory_lab.stores.base import EventLog, FactStore
+from memory_lab.types import Fact, FactCandidate, MemoryEvent
+
+
+def event_id(tenant: str, kind: str, at: datetime, refs: Sequence[str]) -> str:
+    """Deterministic event ids keep replays byte-identical."""
+    raw = "|".join([tenant, kind, at.isoformat(), *refs])
+    return "e_" + hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+def make_event(
+    tenant: str, kind: str, at: datetime, detail: str, refs: Sequence[str] = (), undo: dict | None = None
+) -> MemoryEvent:
+    """A MemoryEvent with a deterministic id."""
+    return MemoryEvent(
+        id=event_id(tenant, kind, at, [*refs, detail]),
+        tenant=tenant,
+        at=at,
+        kind=kind,
+        detail=detail,
+        refs=list(refs),
+        undo=undo,
+    )
+
+
+def _describe(outcome: Outcome) -> tuple[str, str]:
+    fact = outcome.fact
+    assert fact is not None
+    label = f"{fact.subject}.{fact.category}.{fact.key}"
+    match outcome.action:
+        case "added":
+            return "fact_added", f"Remembered {label} = {fact.value!r}"
+        case "superseded":
+            old = outcome.previous.value if outcome.previous else "?"
+            return "fact_superseded", f"Updated {label}: {old!r} -> {fact.value!r}"
+        case "confirmed":
+            return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
+        case "contradiction":
+            old = outcome.previous.value if outcome.previous else "?"
+            return (
+                "contradiction",
+                f"Flagged {label}: {fact.value!r} disputes stored {old!r} (kept stored)",
+            )
+        case "skipped_lower_confidence":
+            return "fact_skipped", f"Skipped a less confident restatement of {label}"
+        case _:
+            return "fact_skipped", f"Already stored: {label} = {fact.value!r}"
+
+
+class FactMemory:
+    """Reconciled, tenant-scoped access to structured facts."""
+
+    def __init__(self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig) -> None:
+        self.store = store
+        self.events = events
+        self.clock = clock
+        self.config = config
+        self._lock = threading.RLock()
+
+    # --- reads -----------------------------------------------------------------
+
+    def active(self, tenant: str, *, subject: str | None = None, now: datetime | None = None) -> list[Fact]:
+        """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
+        now = now or self.clock.now()
+        rows = self.store.rows(require_tenant(tenant), subject=subject, status="active")
+        return [r for r in rows if r.is_active(now)]
+
+    def rows(self, tenant: str) -> list[Fact]:
+        """Every row of a tenant, whatever its status."""
+        return self.store.rows(require_tenant(tenant))
+
+    def history(self, tenant: str, category: str, key: str, subject: str = "user") -> list[Fact]:
+        """Every row ever stored for one key, oldest first: the supersession chain."""
+        return self.store.rows(require_tenant(tenant), subject=subject, category=category, key=key)
+
+    def confidence(self, fact: Fact, now: datetime | None = None) -> float:
+        """Confidence after decay."""
+        return effective_confidence(fact, now or self.clock.now(), self.config)
+
+    # --- writes ----------------------------------------------------------------
+
+    def write(self, tenant: str, candidate: FactCandidate) -> MemoryEvent:
+        """Reconcile one candidate with the active row of its key and store the result."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            now = self.clock.now()
+            current = self._active_for(tenant, candidate.subject, candidate.category, candidate.key, now)
+            outcome = reconcile(tenant, candidate, current, now, self.config)
+            for row in outcome.updates:
+                self.store.update(tenant, row)
+            for row in outcome.inserts:
+                self.store.insert(tenant, row)
+            kind, detail = _describe(outcome)
+            undo = None
+            if outcome.action in ("added", "superseded"):
+                undo = {"op": "revert", "fact": outcome.fact.id, "restore": outcome.previous.id if outcome.previous else None}
+            event = make_event(tenant, kind, now, detail, [outcome.fact.id], undo)
+            if outcome.action != "noop":
+                self.events.append(tenant, [event])
+            return event
+
+    def write_many(self, tenant: str, candidates: Sequence[FactCandidate]) -> list[MemoryEvent]:
+        """Write candidates in order; returns one event per candidate."""
+        return [self.write(tenant, c) for c in candidates]
+
+    def forget(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """End-date a fact (kept for audit, never deleted)."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            fact = self._require(tenant, fact_id)
+            now = self.clock.now()
+            self.store.update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+            event = make_event(
+                tenant, "fact_forgotten", now, f"Forgot {fact.subject}.{fact.category}.{fact.key}",
+                [fact.id], {"op": "restore", "fact": fact.id},
+            )
+            self.events.append(tenant, [event])
+            return event
+
+    def confirm(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Re-confirm a fact: boost its confidence and renew its TTL."""
+        tenant = require_tenant(tenant)
+        fact = self._require(tenant, fact_id)
+        candidate = FactCandidate(
+            category=fact.category, key=fact.key, value=fact.value, subject=fact.subject,
+            confidence=fact.confidence, importance=fact.importance, source=fact.source,
+            session=fact.session, turn_ids=[*fact.turn_ids, f"confirm@{self.clock.now().isoformat()}"],
+            evidence=fact.evidence,
+        )
+        return self.write(tenant, candidate)
+
+    def undo(self, tenant: str, event: MemoryEvent) -> MemoryEvent:
+        """Revert a write that carries an undo recipe. Nothing is deleted: rows are end-dated."""
+        tenant = require_tenant(tenant)
+        if not event.undo or event.tenant != tenant:
+            raise MemoryLabError(f"event {event.id} cannot be undone")
+        with self._lock:
+            now = self.clock.now()
+            op = event.undo["op"]
+            fact = self._require(tenant, event.undo["fact"])
+            if op == "revert":
+                self.store.update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+                restore = event.undo.get("restore")
+                if restore:
+                    prev = self._require(tenant, restore)
+                    self.store.update(
+                        tenant,
+                        prev.model_copy(update={"status": "active", "superseded_by": None, "valid_until": None}),
+                    )
+            elif op == "restore":
+                self.store.update(tenant, fact.model_copy(update={"status": "active", "valid_until": None}))
+            else:
+                raise MemoryLabError(f"unknown undo operation {op!r}")
+            undone = make_event(tenant, "undone", now, f"Undid: {event.detail}", [event.id, *event.refs])
+            self.events.append(tenant, [undone])
+            return undone
+
+    def consolidate(self, tenant: str, subject: str = "user") -> list[MemoryEvent]:
+        """Past the active-fact limit, fold related extracted facts into one summary fact.
+
+        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` -> `likes`);
+        each group of three or more is summarised into one row that supersedes its
+        members. Explicit facts are never folded.
+        """
+        tenant = require_tenant(tenant)
+        with self._lock:
+            now = self.clock.now()
+            active = self.active(tenant, subject=subject, now=now)
+            if len(active) <= self.config.consolidate_above:
+                return []
+            groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+            for fact in active:
+                if fact.source == "extracted" and "." in fact.key:
+                    groups[(fact.category, fact.key.split(".", 1)[0])].append(fact)
+            events = []
+            for (category, prefix), members in sorted(groups.items()):
+                if len(members) < 3:
+                    continue
+                members.sort(key=lambda f: (f.created_at, f.id))
+                values = []
+                for m in members:
+                    if normalise_value(m.value) not in {normalise_value(v) for v in values}:
+                        values.append(m.value)
+                candidate = FactCandidate(
+                    category=category, key=f"{prefix}.all", value="; ".join(values), subject=subject,
+                    confidence=min(m.confidence for m in members),
+                    importance=max(m.importance for m in members), source="extracted",
+                    session=members[-1].session,
+                    turn_ids=sorted({t for m in members for t in m.turn_ids}),
+                    evidence="consolidated from " + ", ".join(m.id for m in members),
+                )
+                summary = new_fact(tenant, candidate, now, self.config)
+                self.store.insert(tenant, summary)
+                for m in members:
+                    self.store.update(
+                        tenant, m.model_copy(update={"status": "superseded", "superseded_by": summary.id, "valid_until": now})
+                    )
+                event = make_event(
+                    tenant, "facts_consolidated", now,
+                    f"Consolidated {len(members)} {category} facts under {subject}.{prefix}",
+                    [summary.id, *(m.id for m in members)],
+                )
+                self.events.append(tenant, [event])
+                events.append(event)
+            return events
+
+    # --- helpers ---------------------------------------------------------------
+
+    def _active_for(self, tenant: str, subject: str, category: str, key: str, now: datetime) -> Fact | None:
+        rows = self.store.rows(tenant, subject=subject, category=category, key=key, status="active")
+        live = [r for r in rows if r.is_active(now)]
+        for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
+            # A row past its TTL reads as expired; record that so the chain stays honest.
+            self.store.update(tenant, stale.model_copy(update={"status": "expired", "valid_until": stale.expires_at}))
+        return live[-1] if live else None
+
+    def _require(self, tenant: str, fact_id: str) -> Fact:
+        fact = self.store.get(tenant, fact_id)
+        if fact is None:
+            raise MemoryLabError(f"no fact {fact_id!r} for tenant {tenant!r}")
+        return fact

@@ -1,0 +1,30 @@
+"""Runtime context: the stores, brain, clock and config a graph run works with.
+
+Passed to `graph.invoke(..., context=deps)`, never held in globals, so tests and
+evals can run many independent memories side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memory_lab.brains.base import Brain
+from memory_lab.clock import Clock
+from memory_lab.config import MemoryConfig
+from memory_lab.fact_memory import FactMemory
+from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
+from memory_lab.tokens import TokenCounter
+
+
+@dataclass(frozen=True)
+class Deps:
+    """What every node may use."""
+
+    transcript: TranscriptStore
+    episodes: EpisodeStore
+    facts: FactMemory
+    events: EventLog
+    brain: Brain
+    clock: Clock
+    config: MemoryConfig
+    counter: TokenCounter

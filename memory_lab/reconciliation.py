@@ -1,0 +1,163 @@
+"""What happens when a new fact meets the stored one: the pure decision (seeds 000, 002).
+
+Kept free of storage so the rules can be read, tested and property-checked on
+their own: add, supersede, confirm, skip, or flag a contradiction. Rows are
+never deleted; an update end-dates the old row and points it at the new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from memory_lab.config import FactConfig
+from memory_lab.types import Fact, FactCandidate
+
+Action = Literal[
+    "added",
+    "superseded",
+    "confirmed",
+    "skipped_duplicate",
+    "skipped_lower_confidence",
+    "contradiction",
+    "noop",
+]
+
+SUPERSEDE_MARGIN = 0.15
+"""How much less confident a newer extracted value may be and still replace the old."""
+
+RESTATE_MARGIN = 0.2
+"""A restatement this much less confident than the stored value is skipped."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Rows to insert and rows to update, and what to tell the user."""
+
+    action: Action
+    inserts: list[Fact] = field(default_factory=list)
+    updates: list[Fact] = field(default_factory=list)
+    fact: Fact | None = None
+    previous: Fact | None = None
+
+
+def normalise_value(value: str) -> str:
+    """Compare values ignoring case, spacing and trailing punctuation."""
+    return re.sub(r"\s+", " ", value).strip().strip(".!,;:").casefold()
+
+
+def fact_id(tenant: str, candidate: FactCandidate, now: datetime) -> str:
+    """A deterministic id, so replays and retries produce the same rows."""
+    raw = "|".join(
+        [
+            tenant,
+            candidate.subject,
+            candidate.category,
+            candidate.key,
+            normalise_value(candidate.value),
+            candidate.source,
+            ",".join(candidate.turn_ids),
+            now.isoformat(),
+        ]
+    )
+    return "f_" + hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+def effective_confidence(fact: Fact, now: datetime, config: FactConfig) -> float:
+    """Confidence after decay: extracted facts fade with time since last confirmed.
+
+    Explicit facts (saved by the user through a tool) never decay.
+    """
+    if fact.source == "explicit":
+        return fact.confidence
+    half_life = config.categories.get(fact.category)
+    days = half_life.half_life_days if half_life else None
+    if not days:
+        return fact.confidence
+    age = max(0.0, (now - fact.last_confirmed_at).total_seconds() / 86400)
+    return fact.confidence * 0.5 ** (age / days)
+
+
+def new_fact(tenant: str, candidate: FactCandidate, now: datetime, config: FactConfig) -> Fact:
+    """The row a candidate becomes when it is stored."""
+    ttl = config.ttl(candidate.category)
+    return Fact(
+        id=fact_id(tenant, candidate, now),
+        tenant=tenant,
+        subject=candidate.subject,
+        category=candidate.category,
+        key=candidate.key,
+        value=candidate.value,
+        confidence=candidate.confidence,
+        importance=candidate.importance,
+        source=candidate.source,
+        session=candidate.session,
+        turn_ids=list(candidate.turn_ids),
+        evidence=candidate.evidence,
+        valid_from=now,
+        expires_at=None if ttl is None else now + ttl,
+        last_confirmed_at=now,
+        created_at=now,
+    )
+
+
+def reconcile(
+    tenant: str,
+    candidate: FactCandidate,
+    active: Fact | None,
+    now: datetime,
+    config: FactConfig,
+) -> Outcome:
+    """Decide what a candidate does to the active row of its (subject, category, key).
+
+    Rules, in order:
+    - nothing active: add;
+    - same value from the same source and turns: identical re-save, no-op;
+    - same value otherwise: a much less confident restatement is skipped, else the
+      stored row is re-confirmed (confidence boosted, TTL renewed);
+    - different value: an extracted fact never replaces an explicit one (the
+      candidate is stored as a flagged contradiction); otherwise the newer value
+      supersedes unless it is clearly less confident, which is also flagged.
+    """
+    config.policy(candidate.category)
+    if active is None:
+        row = new_fact(tenant, candidate, now, config)
+        return Outcome("added", inserts=[row], fact=row)
+    same_value = normalise_value(candidate.value) == normalise_value(active.value)
+    stored_conf = effective_confidence(active, now, config)
+    if same_value:
+        if candidate.source == active.source and set(candidate.turn_ids) <= set(
+            active.turn_ids
+        ):
+            return Outcome("noop", fact=active)
+        if candidate.source == "extracted" and candidate.confidence < stored_conf - RESTATE_MARGIN:
+            return Outcome("skipped_lower_confidence", fact=active)
+        ttl = config.ttl(active.category)
+        confirmed = active.model_copy(
+            update={
+                "confidence": min(1.0, max(stored_conf, candidate.confidence) + config.confirm_boost),
+                "last_confirmed_at": now,
+                "expires_at": None if ttl is None else now + ttl,
+                "turn_ids": sorted(set(active.turn_ids) | set(candidate.turn_ids)),
+                "source": "explicit" if "explicit" in (candidate.source, active.source) else "extracted",
+            }
+        )
+        return Outcome("confirmed", updates=[confirmed], fact=confirmed, previous=active)
+    blocked = active.source == "explicit" and candidate.source == "extracted"
+    weaker = (
+        candidate.source == "extracted"
+        and candidate.confidence < stored_conf - SUPERSEDE_MARGIN
+    )
+    if blocked or weaker:
+        flagged = new_fact(tenant, candidate, now, config).model_copy(
+            update={"status": "contradiction", "conflicts_with": active.id}
+        )
+        return Outcome("contradiction", inserts=[flagged], fact=flagged, previous=active)
+    row = new_fact(tenant, candidate, now, config)
+    ended = active.model_copy(
+        update={"status": "superseded", "superseded_by": row.id, "valid_until": now}
+    )
+    return Outcome("superseded", inserts=[row], updates=[ended], fact=row, previous=active)

@@ -1,0 +1,65 @@
+"""Memory tools (seed 002) as LangChain tools bound to one tenant.
+
+`save` writes an explicit fact (the top trust tier: extraction can never override
+it); `update`, `forget`, `confirm`, `list` and `recall` complete the set. Every
+write returns the MemoryEvent as a dict so a UI can show it and offer Undo.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from memory_lab.errors import require_tenant
+from memory_lab.types import FactCandidate
+
+if TYPE_CHECKING:
+    from memory_lab.engine import MemoryEngine
+
+
+def memory_tools(engine: MemoryEngine, tenant: str, *, session: str = "tools") -> list[BaseTool]:
+    """The six memory tools for `tenant`."""
+    tenant = require_tenant(tenant)
+    facts = engine.facts
+
+    def save(category: str, key: str, value: str, subject: str = "user", importance: float = 0.7) -> dict:
+        """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish)."""
+        c = FactCandidate(category=category, key=key, value=value, subject=subject, confidence=1.0,
+                          importance=importance, source="explicit", session=session,
+                          turn_ids=[f"tool:save:{engine.clock.now().isoformat()}"], evidence=value)
+        return facts.write(tenant, c).model_dump(mode="json")
+
+    def update(category: str, key: str, value: str, subject: str = "user") -> dict:
+        """Replace the stored value of a fact with a new explicit value."""
+        return save(category, key, value, subject)
+
+    def forget(fact_id: str) -> dict:
+        """Stop using a fact. It is end-dated and kept for audit, never deleted."""
+        return facts.forget(tenant, fact_id).model_dump(mode="json")
+
+    def confirm(fact_id: str) -> dict:
+        """Re-confirm a fact: boosts its confidence and renews its time to live."""
+        return facts.confirm(tenant, fact_id).model_dump(mode="json")
+
+    def list_facts(category: str | None = None) -> list[dict]:
+        """Active facts, optionally of one category."""
+        rows = facts.active(tenant)
+        return [
+            {"id": f.id, "category": f.category, "subject": f.subject, "key": f.key, "value": f.value,
+             "confidence": round(facts.confidence(f), 3), "source": f.source}
+            for f in rows if category is None or f.category == category
+        ]
+
+    def recall(query: str) -> str:
+        """The memory context the assistant would be shown for `query`."""
+        return engine.assemble(tenant, query).text
+
+    return [
+        StructuredTool.from_function(save, name="memory_save"),
+        StructuredTool.from_function(update, name="memory_update"),
+        StructuredTool.from_function(forget, name="memory_forget"),
+        StructuredTool.from_function(confirm, name="memory_confirm"),
+        StructuredTool.from_function(list_facts, name="memory_list"),
+        StructuredTool.from_function(recall, name="memory_recall"),
+    ]
