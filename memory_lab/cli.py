@@ -98,6 +98,17 @@ def _run_main(_args: argparse.Namespace) -> int:
     return _run_replay(replay_args)
 
 
+def _add_unavailable(sub: argparse._SubParsersAction, name: str, err: Exception) -> None:
+    """A plugin that cannot load still shows up, and says why when run."""
+    p = sub.add_parser(name, help=f"(unavailable: {err})")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+
+    def fail(_args: argparse.Namespace) -> int:
+        raise MemoryLabError(f"the {name} command is unavailable: {err}")
+
+    p.set_defaults(func=fail)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with plugin sub-commands."""
     parser = argparse.ArgumentParser(prog="memory-lab", description=__doc__.splitlines()[0])
@@ -107,7 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     for ep in sorted(entry_points(group="memory_lab.commands"), key=lambda e: e.name):
         if ep.name in sub.choices:
             continue
-        ep.load()(sub)
+        try:
+            ep.load()(sub)
+        except ImportError as err:
+            _add_unavailable(sub, ep.name, err)
     return parser
 
 

@@ -35,8 +35,8 @@ class MessageCountTrigger(Frozen):
 class TokenCountTrigger(Frozen):
     """Trigger B: above `high_water` tokens, compress the oldest to `low_water`."""
 
-    high_water: int = Field(default=2000, ge=10)
-    low_water: int = Field(default=1000, ge=0)
+    high_water: int = Field(default=600, ge=10)
+    low_water: int = Field(default=300, ge=0)
 
     @model_validator(mode="after")
     def _low_below_high(self) -> TokenCountTrigger:

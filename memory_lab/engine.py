@@ -92,7 +92,7 @@ class MemoryEngine:
             self._checkpointer = InMemorySaver()
         else:
             from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
-            from memory_lab.stores.sqlite import SqliteEventLog, SqliteFactStore, SqliteTranscriptStore
+            from memory_lab.stores import SqliteEventLog, SqliteFactStore, SqliteTranscriptStore
 
             self.data_dir.mkdir(parents=True, exist_ok=True)
             db = self.data_dir / "memory.sqlite3"

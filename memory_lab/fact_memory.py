@@ -109,8 +109,14 @@ class FactMemory:
         tenant = require_tenant(tenant)
         with self._lock:
             now = self.clock.now()
-            current = self._active_for(tenant, candidate.subject, candidate.category, candidate.key, now)
+            current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            if current is not None and current.category != candidate.category:
+                # One key, one current value: a correction stated differently ("we
+                # switched to K3" after "we chose K2") keeps the stored category.
+                candidate = candidate.model_copy(update={"category": current.category})
             outcome = reconcile(tenant, candidate, current, now, self.config)
+            if outcome.action == "contradiction" and self.store.get(tenant, outcome.fact.id):
+                outcome = Outcome("noop", fact=outcome.fact)  # already flagged
             for row in outcome.updates:
                 self.store.update(tenant, row)
             for row in outcome.inserts:
@@ -231,8 +237,8 @@ class FactMemory:
 
     # --- helpers ---------------------------------------------------------------
 
-    def _active_for(self, tenant: str, subject: str, category: str, key: str, now: datetime) -> Fact | None:
-        rows = self.store.rows(tenant, subject=subject, category=category, key=key, status="active")
+    def _active_for(self, tenant: str, subject: str, key: str, now: datetime) -> Fact | None:
+        rows = self.store.rows(tenant, subject=subject, key=key, status="active")
         live = [r for r in rows if r.is_active(now)]
         for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
             # A row past its TTL reads as expired; record that so the chain stays honest.

@@ -129,9 +129,8 @@ def reconcile(
     same_value = normalise_value(candidate.value) == normalise_value(active.value)
     stored_conf = effective_confidence(active, now, config)
     if same_value:
-        if candidate.source == active.source and set(candidate.turn_ids) <= set(
-            active.turn_ids
-        ):
+        no_upgrade = candidate.source == active.source or active.source == "explicit"
+        if no_upgrade and set(candidate.turn_ids) <= set(active.turn_ids):
             return Outcome("noop", fact=active)
         if candidate.source == "extracted" and candidate.confidence < stored_conf - RESTATE_MARGIN:
             return Outcome("skipped_lower_confidence", fact=active)

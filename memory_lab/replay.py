@@ -82,7 +82,7 @@ def replay(conv: Replayable, recipe: Recipe, data_dir: Path, *, progress: bool =
 
 def render_replay(results: list[ReplayResult], *, per_turn: bool = True, console: Console | None = None) -> None:
     """Print per-turn tables and one totals row per recipe."""
-    console = console or Console()
+    console = console or Console(width=max(Console().width, 110))
     if per_turn:
         for r in results:
             t = Table(title=f"{r.conversation} - recipe {r.recipe}", show_lines=False)
@@ -93,8 +93,8 @@ def render_replay(results: list[ReplayResult], *, per_turn: bool = True, console
                           str(s.episodes), str(s.active_facts), str(s.context_tokens), s.fired)
             console.print(t)
     totals = Table(title="Per recipe")
-    for col in ("conversation", "recipe", "turns", "compressions", "episodes", "active facts", "context tokens/turn (mean)", "context tokens (max)"):
-        totals.add_column(col)
+    for col in ("conversation", "recipe", "turns", "compressions", "episodes", "facts", "ctx tok/turn", "ctx tok max"):
+        totals.add_column(col, no_wrap=True)
     for r in results:
         active = sum(1 for f in r.snapshot.get("facts", []) if f["status"] == "active")
         totals.add_row(

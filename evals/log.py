@@ -1,0 +1,136 @@
+"""The versioned eval log: one typed record of a run that scorers, reports, gates,
+the app and notebooks all read. Scorers are pure functions of these records, so a
+stored run can be re-scored without re-running it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LOG_VERSION = 1
+
+
+class Model(BaseModel):
+    """Base: strict and serialisable."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class StoredFact(Model):
+    """A fact row the system stored (memory recipes only), for hallucination scoring."""
+
+    id: str
+    subject: str
+    category: str
+    key: str
+    value: str
+    status: str
+    source: str
+    turn_ids: list[str]
+    evidence: str = ""
+
+
+class EpisodeStat(Model):
+    """Seed 001's per-episode ratio: source tokens over summary tokens."""
+
+    id: str
+    original_tokens: int
+    summary_tokens: int
+    original_message_count: int
+
+
+class ProbeRecord(Model):
+    """One probe as one system answered it: the exact context, and what it cost."""
+
+    system: str
+    conversation: str
+    probe_id: str
+    category: int
+    kind: str
+    question: str
+    answer: str
+    stale_answers: list[str] = Field(default_factory=list)
+    adversarial_answer: str | None = None
+    evidence: list[str] = Field(default_factory=list)
+    evidence_texts: list[str] = Field(
+        default_factory=list, description="Text of each evidence turn, in order."
+    )
+    after_turn: str
+    context: str
+    context_tokens: int
+    history_tokens: int = Field(description="Raw tokens of all turns up to the probe.")
+    stored_tokens: int = Field(
+        description="Tokens the system stores at probe time (window, summary, "
+        "episode summaries, active facts; raw turns for baselines)."
+    )
+    retrieve_ms: float
+    context_items: list[str] = Field(default_factory=list)
+
+
+class ConversationRun(Model):
+    """What one system did over one whole conversation."""
+
+    system: str
+    conversation: str
+    turns: int
+    ingest_ms: list[float] = Field(description="Per-turn ingest latency, in order.")
+    brain: str = ""
+    brain_calls: int = 0
+    brain_tokens: int = 0
+    compressions: int = 0
+    stored_facts: list[StoredFact] = Field(default_factory=list)
+    gold_facts: list[dict] = Field(
+        default_factory=list, description="The conversation's gold facts (GoldFact dicts)."
+    )
+    traps: list[dict] = Field(default_factory=list)
+    turn_texts: dict[str, str] = Field(
+        default_factory=dict, description="Turn id -> text, for support checks."
+    )
+    turn_speakers: dict[str, str] = Field(default_factory=dict)
+    episodes: list[EpisodeStat] = Field(default_factory=list)
+
+
+class RunConfig(Model):
+    """How the run was made."""
+
+    dataset: str
+    dataset_hash: str
+    systems: list[str]
+    recipes: dict[str, dict] = Field(
+        default_factory=dict, description="Recipe name -> its full parameters."
+    )
+    budget: int
+    workers: int
+    git_commit: str
+    started_at: str
+    memory_lab_version: str
+    corrections: str = Field(
+        default="none", description="LoCoMo answer-key corrections: 'none' or 'audit'."
+    )
+    judge: str | None = None
+
+
+class RunLog(Model):
+    """A whole eval run."""
+
+    version: int = LOG_VERSION
+    config: RunConfig
+    scorers: dict[str, str] = Field(
+        default_factory=dict, description="Scorer name -> version."
+    )
+    conversations: list[ConversationRun]
+    probes: list[ProbeRecord]
+
+    def save(self, path: Path) -> None:
+        """Write as JSON."""
+        path.write_text(self.model_dump_json(indent=1), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> RunLog:
+        """Read a run.json, refusing versions this code does not know."""
+        log = cls.model_validate_json(path.read_text(encoding="utf-8"))
+        if log.version != LOG_VERSION:
+            raise ValueError(f"{path}: run log version {log.version}; expected {LOG_VERSION}")
+        return log

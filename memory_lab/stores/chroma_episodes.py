@@ -1,0 +1,205 @@
+"""Episodes in a persistent ChromaDB collection, searched by cosine distance.
+
+Vectors come from our own embedder and are handed to Chroma directly, so the
+collection never carries an embedding function: Chroma's default one downloads a
+model (impossible offline), and a stored one would have to be re-supplied on
+every reopen.
+
+One process should own a store path. Chroma keeps its index in memory, so a
+process that has the path open does not see vectors another process adds until
+it calls `reopen()`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import chromadb
+from chromadb.config import Settings
+
+from memory_lab.embeddings import Embedder
+from memory_lab.errors import require_tenant
+from memory_lab.stores.tenancy import require_owned
+from memory_lab.types import Episode
+
+
+class ChromaEpisodeStore:
+    """Episodes of every tenant in one collection, each query fenced by tenant.
+
+    Every record's metadata names its tenant and every read filters on it, and
+    Chroma ids are prefixed with the tenant, so one tenant's episode id can never
+    collide with, overwrite or reveal another's.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        embedder: Embedder,
+        collection: str = "episodes",
+        *,
+        ef_search: int = 200,
+        overfetch: int = 16,
+    ) -> None:
+        """Open (creating if needed) the collection under `path`.
+
+        Args:
+            path: Directory of the Chroma database.
+            embedder: Turns rendered episodes and queries into unit vectors.
+            collection: Collection name; one per embedder.
+            ef_search: HNSW search breadth. The default breadth found the true
+                top 5 only about half the time on 10k vectors; wider costs
+                little at our sizes.
+            overfetch: Extra neighbours fetched beyond `top_k`, so episodes tied
+                at the cut-off are ordered by id rather than by index order.
+
+        Raises:
+            ValueError: when the collection was built with another embedder,
+                whose vectors would not be comparable with this one's.
+        """
+        self._path = str(path)
+        self._embedder = embedder
+        self._name = collection
+        self._ef_search = ef_search
+        self._overfetch = overfetch
+        # Guards the client and collection, which `reopen` replaces.
+        self._lock = threading.Lock()
+        self._open()
+
+    def _open(self) -> None:
+        self._client = chromadb.PersistentClient(
+            path=self._path,
+            settings=Settings(anonymized_telemetry=False, allow_reset=False),
+        )
+        self._collection = self._client.get_or_create_collection(
+            self._name,
+            configuration={"hnsw": {"space": "cosine", "ef_search": self._ef_search}},
+            metadata={"embedder": self._embedder.name, "dim": self._embedder.dim},
+            embedding_function=None,
+        )
+        built_with = (self._collection.metadata or {}).get("embedder")
+        if built_with != self._embedder.name:
+            self._client.close()
+            raise ValueError(
+                f"collection {self._name!r} holds {built_with!r} vectors, "
+                f"not {self._embedder.name!r}; use another collection name"
+            )
+        # An existing collection keeps the breadth it was created with unless told.
+        hnsw = (self._collection.configuration or {}).get("hnsw") or {}
+        if hnsw.get("ef_search") != self._ef_search:
+            self._collection.modify(
+                configuration={"hnsw": {"ef_search": self._ef_search}}
+            )
+
+    def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
+        """Store episodes; an id already stored for the tenant is left as it was."""
+        tenant = require_owned(tenant, episodes)
+        first_of_id: dict[str, Episode] = {}
+        for episode in episodes:
+            first_of_id.setdefault(episode.id, episode)
+        if not first_of_id:
+            return
+        with self._lock:
+            keys = [_key(tenant, i) for i in first_of_id]
+            present = set(self._collection.get(ids=keys, include=[])["ids"])
+            new = [e for e in first_of_id.values() if _key(tenant, e.id) not in present]
+            if not new:
+                return
+            texts = [e.render() for e in new]
+            vectors = self._embedder.embed(texts)
+            step = self._client.get_max_batch_size()
+            for start in range(0, len(new), step):
+                chunk = slice(start, start + step)
+                self._collection.add(
+                    ids=[_key(tenant, e.id) for e in new[chunk]],
+                    embeddings=vectors[chunk],
+                    metadatas=[_metadata(e) for e in new[chunk]],
+                    documents=texts[chunk],
+                )
+
+    def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
+        """The tenant's episodes (those named by `ids`, if given), in seq order."""
+        tenant = require_tenant(tenant)
+        keys = None if ids is None else [_key(tenant, i) for i in dict.fromkeys(ids)]
+        if keys == []:
+            return []
+        with self._lock:
+            found = self._collection.get(
+                ids=keys, where={"tenant": tenant}, include=["metadatas"]
+            )
+        episodes = [_episode(m) for m in found["metadatas"] or []]
+        return sorted(episodes, key=lambda e: (e.first_seq, e.last_seq, e.id))
+
+    def search(
+        self, tenant: str, query: str, *, top_k: int, max_distance: float
+    ) -> list[tuple[Episode, float]]:
+        """Up to `top_k` episodes within `max_distance`, closest first, ties by id.
+
+        The index is approximate: with many episodes a true neighbour can be
+        missed, which `ef_search` makes rare.
+        """
+        tenant = require_tenant(tenant)
+        if top_k <= 0:
+            return []
+        vector = self._embedder.embed([query])
+        with self._lock:
+            found = self._collection.query(
+                query_embeddings=vector,
+                n_results=top_k + self._overfetch,
+                where={"tenant": tenant},
+                include=["metadatas", "distances"],
+            )
+        metadatas = (found["metadatas"] or [[]])[0]
+        distances = (found["distances"] or [[]])[0]
+        # Float rounding can put an identical vector a hair below zero.
+        scored = [
+            (m, max(float(d), 0.0)) for m, d in zip(metadatas, distances, strict=True)
+        ]
+        hits = sorted(
+            ((_episode(m), d) for m, d in scored if d <= max_distance),
+            key=lambda hit: (hit[1], hit[0].id),
+        )
+        return hits[:top_k]
+
+    def count(self, tenant: str) -> int:
+        """How many episodes the tenant has."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            found = self._collection.get(where={"tenant": tenant}, include=[])
+        return len(found["ids"])
+
+    def reopen(self) -> None:
+        """Reload from disk, picking up vectors another process has added."""
+        with self._lock:
+            self._client.close()
+            self._open()
+
+    def close(self) -> None:
+        """Release the database; the store is unusable afterwards."""
+        with self._lock:
+            self._client.close()
+
+
+def _key(tenant: str, episode_id: str) -> str:
+    # The length prefix keeps the key unambiguous whatever the tenant contains.
+    return f"{len(tenant)}:{tenant}:{episode_id}"
+
+
+def _metadata(episode: Episode) -> dict[str, Any]:
+    # The whole record rides along as JSON so `get` returns exactly what was
+    # added; the other fields are there to filter on.
+    return {
+        "tenant": episode.tenant,
+        "episode_id": episode.id,
+        "session": episode.session,
+        "thread": episode.thread,
+        "first_seq": episode.first_seq,
+        "last_seq": episode.last_seq,
+        "record": episode.model_dump_json(),
+    }
+
+
+def _episode(metadata: Any) -> Episode:
+    return Episode.model_validate_json(metadata["record"])

@@ -1,0 +1,266 @@
+"""Plain-Python stores: the reference models the persistent stores are tested against.
+
+They keep the same semantics as the SQLite and Chroma stores in the fewest lines,
+so a property test can replay one sequence of calls on both and compare. Search
+here is exact (brute-force cosine), which also makes it the yardstick for the
+approximate index.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from memory_lab.embeddings import Embedder
+from memory_lab.errors import require_tenant
+from memory_lab.stores.tenancy import require_owned
+from memory_lab.types import Episode, Fact, MemoryEvent, Message
+
+
+class InMemoryTranscriptStore:
+    """Append-only transcript; `seq` counts up from 0 within each tenant."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._rows: dict[str, list[tuple[str, Message]]] = defaultdict(list)
+        self._by_id: dict[str, dict[str, Message]] = defaultdict(dict)
+        self._lock = threading.Lock()
+
+    def append(
+        self, tenant: str, thread: str, messages: Sequence[Message]
+    ) -> list[Message]:
+        """Store new messages in order; already stored ids come back as stored."""
+        tenant = require_owned(tenant, messages)
+        out: list[Message] = []
+        with self._lock:
+            rows, by_id = self._rows[tenant], self._by_id[tenant]
+            for message in messages:
+                if message.id in by_id:
+                    out.append(by_id[message.id])
+                    continue
+                stored = message.model_copy(update={"seq": len(rows)}, deep=True)
+                rows.append((thread, stored))
+                by_id[stored.id] = stored
+                out.append(stored)
+        return out
+
+    def messages(
+        self,
+        tenant: str,
+        thread: str | None = None,
+        *,
+        first_seq: int = 0,
+        last_seq: int | None = None,
+    ) -> list[Message]:
+        """Messages with first_seq <= seq <= last_seq, in seq order."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            return [
+                m
+                for t, m in self._rows.get(tenant, [])
+                if (thread is None or t == thread)
+                and m.seq >= first_seq
+                and (last_seq is None or m.seq <= last_seq)
+            ]
+
+    def count(self, tenant: str, thread: str | None = None) -> int:
+        """How many messages the tenant (or one of its threads) has."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            rows = self._rows.get(tenant, [])
+            return sum(1 for t, _ in rows if thread is None or t == thread)
+
+
+class InMemoryFactStore:
+    """Fact rows keyed by (tenant, id), ordered by creation time then id."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._rows: dict[str, dict[str, Fact]] = defaultdict(dict)
+        self._lock = threading.Lock()
+
+    def insert(self, tenant: str, fact: Fact) -> None:
+        """Store a new row.
+
+        Raises:
+            ValueError: when the tenant already has a row with this id.
+        """
+        tenant = require_owned(tenant, [fact])
+        with self._lock:
+            rows = self._rows[tenant]
+            if fact.id in rows:
+                raise ValueError(
+                    f"fact {fact.id!r} already exists for tenant {tenant!r}"
+                )
+            rows[fact.id] = fact.model_copy(deep=True)
+
+    def update(self, tenant: str, fact: Fact) -> None:
+        """Replace the tenant's row with the same id.
+
+        Raises:
+            KeyError: when the tenant has no row with this id.
+        """
+        tenant = require_owned(tenant, [fact])
+        with self._lock:
+            rows = self._rows[tenant]
+            if fact.id not in rows:
+                raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
+            rows[fact.id] = fact.model_copy(deep=True)
+
+    def rows(
+        self,
+        tenant: str,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        key: str | None = None,
+        status: str | None = None,
+    ) -> list[Fact]:
+        """Rows matching every given filter, ordered by creation time then id."""
+        tenant = require_tenant(tenant)
+        wanted = {
+            name: value
+            for name, value in (
+                ("subject", subject),
+                ("category", category),
+                ("key", key),
+                ("status", status),
+            )
+            if value is not None
+        }
+        with self._lock:
+            found = [
+                f
+                for f in self._rows.get(tenant, {}).values()
+                if all(getattr(f, name) == value for name, value in wanted.items())
+            ]
+        return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    def get(self, tenant: str, fact_id: str) -> Fact | None:
+        """The tenant's row with this id, or None."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            return self._rows.get(tenant, {}).get(fact_id)
+
+
+class InMemoryEventLog:
+    """Events ordered by time, then by the order they were appended."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._events: dict[str, list[MemoryEvent]] = defaultdict(list)
+        self._ids: dict[str, set[str]] = defaultdict(set)
+        self._lock = threading.Lock()
+
+    def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
+        """Store events in order; an id the tenant already logged is skipped."""
+        tenant = require_owned(tenant, events)
+        with self._lock:
+            log, ids = self._events[tenant], self._ids[tenant]
+            for event in events:
+                if event.id not in ids:
+                    ids.add(event.id)
+                    log.append(event.model_copy(deep=True))
+
+    def events(
+        self,
+        tenant: str,
+        *,
+        since: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[MemoryEvent]:
+        """Events at or after `since`, oldest first; only the last `limit` if given.
+
+        Raises:
+            ValueError: when `limit` is negative.
+        """
+        tenant = require_tenant(tenant)
+        if limit is not None and limit < 0:
+            raise ValueError("limit cannot be negative")
+        with self._lock:
+            log = list(enumerate(self._events.get(tenant, [])))
+        ordered = [e for _, e in sorted(log, key=lambda pair: (pair[1].at, pair[0]))]
+        if since is not None:
+            ordered = [e for e in ordered if e.at >= since]
+        if limit is not None:
+            ordered = ordered[len(ordered) - limit :]
+        return ordered
+
+
+class InMemoryEpisodeStore:
+    """Episodes with exact cosine search over their rendered text."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        """Start empty; `embedder` turns rendered episodes and queries into vectors."""
+        self._embedder = embedder
+        self._episodes: dict[str, dict[str, Episode]] = defaultdict(dict)
+        self._vectors: dict[str, dict[str, np.ndarray]] = defaultdict(dict)
+        self._lock = threading.Lock()
+
+    def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
+        """Store episodes; an id already stored for the tenant is left as it was."""
+        tenant = require_owned(tenant, episodes)
+        with self._lock:
+            stored = self._episodes[tenant]
+            new: dict[str, Episode] = {}
+            for episode in episodes:
+                if episode.id not in stored and episode.id not in new:
+                    new[episode.id] = episode
+        if not new:
+            return
+        vectors = self._embedder.embed([e.render() for e in new.values()])
+        with self._lock:
+            for episode, vector in zip(new.values(), vectors, strict=True):
+                if episode.id not in self._episodes[tenant]:
+                    self._episodes[tenant][episode.id] = episode.model_copy(deep=True)
+                    self._vectors[tenant][episode.id] = vector.astype(np.float32)
+
+    def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
+        """The tenant's episodes (those named by `ids`, if given), in seq order."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            stored = self._episodes.get(tenant, {})
+            if ids is None:
+                found = list(stored.values())
+            else:
+                found = [stored[i] for i in dict.fromkeys(ids) if i in stored]
+        return sorted(found, key=_seq_order)
+
+    def search(
+        self, tenant: str, query: str, *, top_k: int, max_distance: float
+    ) -> list[tuple[Episode, float]]:
+        """Up to `top_k` episodes within `max_distance`, closest first, ties by id."""
+        tenant = require_tenant(tenant)
+        if top_k <= 0:
+            return []
+        with self._lock:
+            ids = list(self._vectors.get(tenant, {}))
+            if not ids:
+                return []
+            matrix = np.stack([self._vectors[tenant][i] for i in ids])
+            episodes = [self._episodes[tenant][i] for i in ids]
+        q = self._embedder.embed([query])[0].astype(np.float32)
+        distances = np.maximum(1.0 - matrix @ q, 0.0)
+        hits = sorted(
+            (
+                (episode, float(d))
+                for episode, d in zip(episodes, distances, strict=True)
+                if d <= max_distance
+            ),
+            key=lambda hit: (hit[1], hit[0].id),
+        )
+        return hits[:top_k]
+
+    def count(self, tenant: str) -> int:
+        """How many episodes the tenant has."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            return len(self._episodes.get(tenant, {}))
+
+
+def _seq_order(episode: Episode) -> tuple[int, int, str]:
+    return (episode.first_seq, episode.last_seq, episode.id)

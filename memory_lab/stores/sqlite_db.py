@@ -1,0 +1,131 @@
+"""One SQLite file shared safely by threads and processes, plus column codecs.
+
+The transcript, fact and event stores may all live in one file (for instance
+`<data_dir>/memory.sqlite3`); each opens its own connection through this helper.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+MEMORY = ":memory:"
+"""Path that opens a private, unshared in-memory database."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+class SqliteDatabase:
+    """A connection to one SQLite file, serialised within the process.
+
+    WAL lets readers in other processes proceed while one writes; `busy_timeout`
+    makes a second writer wait instead of failing; every write runs in a
+    `BEGIN IMMEDIATE` transaction so that read-then-write steps (allocating the
+    next `seq`, checking for an existing id) cannot interleave across processes.
+    Within a process one connection is guarded by a lock, which keeps `:memory:`
+    databases usable from several threads.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        schema: Sequence[str],
+        *,
+        busy_timeout_ms: int = 30_000,
+    ) -> None:
+        """Open (creating if needed) the file and its tables.
+
+        Args:
+            path: File path, or ":memory:" for a private database.
+            schema: Idempotent DDL statements (`CREATE ... IF NOT EXISTS`).
+            busy_timeout_ms: How long a writer waits for another's lock.
+        """
+        self.path = str(path)
+        if self.path != MEMORY:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit mode: transactions are opened explicitly, so their kind
+        # (IMMEDIATE for writes) is ours to choose.
+        self._conn = sqlite3.connect(
+            self.path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=busy_timeout_ms / 1000,
+        )
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        with self._lock:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            # In WAL mode NORMAL stays consistent after a crash and avoids an
+            # fsync per commit.
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+        with self.write() as conn:
+            for statement in schema:
+                conn.execute(statement)
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that holds the file's write lock from its start."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                # A failed COMMIT can leave the transaction open; never keep a
+                # half-applied batch.
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: all its queries see one snapshot."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the connection; the store is unusable afterwards."""
+        with self._lock:
+            self._conn.close()
+
+
+def encode_time(value: datetime | None) -> str | None:
+    """ISO-8601 text that keeps the offset, so a read-back compares equal."""
+    if value is None:
+        return None
+    if value.tzinfo is None:
+        raise ValueError("naive datetimes cannot be stored")
+    return value.isoformat()
+
+
+def time_key(value: datetime) -> int:
+    """Microseconds since the epoch: sorts and filters correctly across offsets.
+
+    ISO text with mixed offsets does not sort in time order, so ordered columns
+    carry this integer beside the text.
+    """
+    return (value - _EPOCH) // _MICROSECOND
+
+
+def encode_json(value: Any) -> str | None:
+    """JSON text for a list or dict column; None stays SQL NULL."""
+    if value is None:
+        return None
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_json(text: str | None) -> Any:
+    """The value `encode_json` stored."""
+    return None if text is None else json.loads(text)

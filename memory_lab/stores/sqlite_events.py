@@ -1,0 +1,117 @@
+"""The memory event log in SQLite: append-only, read oldest first."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from memory_lab.errors import require_tenant
+from memory_lab.stores.sqlite_db import (
+    SqliteDatabase,
+    decode_json,
+    encode_json,
+    encode_time,
+    time_key,
+)
+from memory_lab.stores.tenancy import require_owned
+from memory_lab.types import MemoryEvent
+
+_SCHEMA = (
+    # `pos` records append order, which breaks ties between events logged at
+    # the same instant.
+    """
+    CREATE TABLE IF NOT EXISTS events (
+        pos    INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant TEXT    NOT NULL,
+        id     TEXT    NOT NULL,
+        at     TEXT    NOT NULL,
+        at_key INTEGER NOT NULL,
+        kind   TEXT    NOT NULL,
+        detail TEXT    NOT NULL,
+        refs   TEXT    NOT NULL,
+        undo   TEXT,
+        UNIQUE (tenant, id)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS events_time ON events (tenant, at_key, pos)",
+)
+
+_COLUMNS = "tenant, id, at, kind, detail, refs, undo"
+
+
+class SqliteEventLog:
+    """Events ordered by time, then by the order they were appended.
+
+    Re-appending an event id the tenant already logged changes nothing, so a
+    replayed step does not double its events.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        """Open the log in `path` (a file, or ":memory:")."""
+        self._db = SqliteDatabase(path, _SCHEMA)
+
+    def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
+        """Store events in order."""
+        tenant = require_owned(tenant, events)
+        rows = [
+            (
+                tenant,
+                e.id,
+                encode_time(e.at),
+                time_key(e.at),
+                e.kind,
+                e.detail,
+                encode_json(e.refs),
+                encode_json(e.undo),
+            )
+            for e in events
+        ]
+        with self._db.write() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO events"
+                " (tenant, id, at, at_key, kind, detail, refs, undo)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def events(
+        self,
+        tenant: str,
+        *,
+        since: datetime | None = None,
+        limit: int | None = None,
+    ) -> list[MemoryEvent]:
+        """Events at or after `since`, oldest first; only the last `limit` if given.
+
+        Raises:
+            ValueError: when `limit` is negative.
+        """
+        tenant = require_tenant(tenant)
+        if limit is not None and limit < 0:
+            raise ValueError("limit cannot be negative")
+        sql = f"SELECT {_COLUMNS} FROM events WHERE tenant = ?"
+        params: list[object] = [tenant]
+        if since is not None:
+            sql += " AND at_key >= ?"
+            params.append(time_key(since))
+        # Newest first so LIMIT keeps the last ones; reversed below.
+        sql += " ORDER BY at_key DESC, pos DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        with self._db.read() as conn:
+            rows = conn.execute(sql, params).fetchall()
+        return [_decode(row) for row in reversed(rows)]
+
+    def close(self) -> None:
+        """Release the database connection."""
+        self._db.close()
+
+
+def _decode(row: sqlite3.Row) -> MemoryEvent:
+    data = dict(row)
+    data["refs"] = decode_json(data["refs"])
+    data["undo"] = decode_json(data["undo"])
+    return MemoryEvent.model_validate(data)

@@ -1,0 +1,154 @@
+"""Structured facts in SQLite: rows are inserted or updated in place, never deleted."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memory_lab.errors import require_tenant
+from memory_lab.stores.sqlite_db import (
+    SqliteDatabase,
+    decode_json,
+    encode_json,
+    encode_time,
+    time_key,
+)
+from memory_lab.stores.tenancy import require_owned
+from memory_lab.types import Fact
+
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS facts (
+        tenant            TEXT    NOT NULL,
+        id                TEXT    NOT NULL,
+        subject           TEXT    NOT NULL,
+        category          TEXT    NOT NULL,
+        key               TEXT    NOT NULL,
+        value             TEXT    NOT NULL,
+        confidence        REAL    NOT NULL,
+        importance        REAL    NOT NULL,
+        source            TEXT    NOT NULL,
+        session           TEXT    NOT NULL,
+        turn_ids          TEXT    NOT NULL,
+        evidence          TEXT    NOT NULL,
+        valid_from        TEXT    NOT NULL,
+        valid_until       TEXT,
+        superseded_by     TEXT,
+        expires_at        TEXT,
+        last_confirmed_at TEXT    NOT NULL,
+        created_at        TEXT    NOT NULL,
+        created_key       INTEGER NOT NULL,
+        status            TEXT    NOT NULL,
+        conflicts_with    TEXT,
+        PRIMARY KEY (tenant, id)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS facts_lookup ON facts (tenant, subject, category, key)",
+)
+
+# Every Fact field, in table order; `created_key` is derived and never read back.
+_FIELDS = tuple(Fact.model_fields)
+_COLUMNS = ", ".join(_FIELDS)
+_FILTERS = ("subject", "category", "key", "status")
+
+
+class SqliteFactStore:
+    """Fact rows keyed by (tenant, id), ordered by creation time then id."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open the store in `path` (a file, or ":memory:")."""
+        self._db = SqliteDatabase(path, _SCHEMA)
+
+    def insert(self, tenant: str, fact: Fact) -> None:
+        """Store a new row.
+
+        Raises:
+            ValueError: when the tenant already has a row with this id; an insert
+                never overwrites (that is what `update` is for).
+        """
+        tenant = require_owned(tenant, [fact])
+        values = _encode(fact)
+        names = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        with self._db.write() as conn:
+            try:
+                conn.execute(
+                    f"INSERT INTO facts ({names}) VALUES ({marks})",
+                    tuple(values.values()),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ValueError(
+                    f"fact {fact.id!r} already exists for tenant {tenant!r}"
+                ) from exc
+
+    def update(self, tenant: str, fact: Fact) -> None:
+        """Replace the tenant's row with the same id.
+
+        Raises:
+            KeyError: when the tenant has no row with this id.
+        """
+        tenant = require_owned(tenant, [fact])
+        values = _encode(fact)
+        del values["tenant"], values["id"]
+        assignments = ", ".join(f"{name} = ?" for name in values)
+        with self._db.write() as conn:
+            cursor = conn.execute(
+                f"UPDATE facts SET {assignments} WHERE tenant = ? AND id = ?",
+                (*values.values(), tenant, fact.id),
+            )
+            if cursor.rowcount != 1:
+                raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
+
+    def rows(
+        self,
+        tenant: str,
+        *,
+        subject: str | None = None,
+        category: str | None = None,
+        key: str | None = None,
+        status: str | None = None,
+    ) -> list[Fact]:
+        """Rows matching every given filter, ordered by creation time then id."""
+        tenant = require_tenant(tenant)
+        given = dict(zip(_FILTERS, (subject, category, key, status), strict=True))
+        sql = f"SELECT {_COLUMNS} FROM facts WHERE tenant = ?"
+        params: list[object] = [tenant]
+        for name, value in given.items():
+            if value is not None:
+                sql += f" AND {name} = ?"
+                params.append(value)
+        with self._db.read() as conn:
+            found = conn.execute(sql + " ORDER BY created_key, id", params).fetchall()
+        return [_decode(row) for row in found]
+
+    def get(self, tenant: str, fact_id: str) -> Fact | None:
+        """The tenant's row with this id, or None."""
+        tenant = require_tenant(tenant)
+        with self._db.read() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM facts WHERE tenant = ? AND id = ?",
+                (tenant, fact_id),
+            ).fetchone()
+        return None if row is None else _decode(row)
+
+    def close(self) -> None:
+        """Release the database connection."""
+        self._db.close()
+
+
+def _encode(fact: Fact) -> dict[str, Any]:
+    values: dict[str, Any] = fact.model_dump()
+    for name, value in values.items():
+        if isinstance(value, datetime):
+            values[name] = encode_time(value)
+    values["turn_ids"] = encode_json(fact.turn_ids)
+    values["created_key"] = time_key(fact.created_at)
+    return values
+
+
+def _decode(row: sqlite3.Row) -> Fact:
+    data = dict(row)
+    data["turn_ids"] = decode_json(data["turn_ids"])
+    return Fact.model_validate(data)

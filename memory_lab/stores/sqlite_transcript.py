@@ -1,0 +1,125 @@
+"""The transcript in SQLite: every ingested message, append-only, numbered."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from memory_lab.errors import require_tenant
+from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time
+from memory_lab.stores.tenancy import require_owned
+from memory_lab.types import Message
+
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS messages (
+        tenant    TEXT    NOT NULL,
+        seq       INTEGER NOT NULL,
+        id        TEXT    NOT NULL,
+        thread    TEXT    NOT NULL,
+        session   TEXT    NOT NULL,
+        role      TEXT    NOT NULL,
+        content   TEXT    NOT NULL,
+        timestamp TEXT    NOT NULL,
+        speaker   TEXT    NOT NULL,
+        PRIMARY KEY (tenant, seq),
+        UNIQUE (tenant, id)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS messages_thread ON messages (tenant, thread, seq)",
+)
+
+_COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker"
+
+
+class SqliteTranscriptStore:
+    """Append-only transcript; `seq` counts up from 0 within each tenant.
+
+    The (tenant, seq) and (tenant, id) unique keys make a lost race visible as an
+    error rather than as a duplicated or renumbered message.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        """Open the store in `path` (a file, or ":memory:")."""
+        self._db = SqliteDatabase(path, _SCHEMA)
+
+    def append(
+        self, tenant: str, thread: str, messages: Sequence[Message]
+    ) -> list[Message]:
+        """Store new messages in order; already stored ids come back as stored."""
+        tenant = require_owned(tenant, messages)
+        out: list[Message] = []
+        with self._db.write() as conn:
+            next_seq = conn.execute(
+                "SELECT COALESCE(MAX(seq), -1) + 1 FROM messages WHERE tenant = ?",
+                (tenant,),
+            ).fetchone()[0]
+            for message in messages:
+                row = conn.execute(
+                    f"SELECT {_COLUMNS} FROM messages WHERE tenant = ? AND id = ?",
+                    (tenant, message.id),
+                ).fetchone()
+                if row is not None:
+                    out.append(_decode(row))
+                    continue
+                stored = message.model_copy(update={"seq": next_seq})
+                conn.execute(
+                    "INSERT INTO messages (tenant, seq, id, thread, session, role,"
+                    " content, timestamp, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        tenant,
+                        next_seq,
+                        stored.id,
+                        thread,
+                        stored.session,
+                        stored.role,
+                        stored.content,
+                        encode_time(stored.timestamp),
+                        stored.speaker,
+                    ),
+                )
+                next_seq += 1
+                out.append(stored)
+        return out
+
+    def messages(
+        self,
+        tenant: str,
+        thread: str | None = None,
+        *,
+        first_seq: int = 0,
+        last_seq: int | None = None,
+    ) -> list[Message]:
+        """Messages with first_seq <= seq <= last_seq, in seq order."""
+        tenant = require_tenant(tenant)
+        sql = f"SELECT {_COLUMNS} FROM messages WHERE tenant = ? AND seq >= ?"
+        params: list[object] = [tenant, first_seq]
+        if thread is not None:
+            sql += " AND thread = ?"
+            params.append(thread)
+        if last_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(last_seq)
+        with self._db.read() as conn:
+            rows = conn.execute(sql + " ORDER BY seq", params).fetchall()
+        return [_decode(row) for row in rows]
+
+    def count(self, tenant: str, thread: str | None = None) -> int:
+        """How many messages the tenant (or one of its threads) has."""
+        tenant = require_tenant(tenant)
+        sql = "SELECT COUNT(*) FROM messages WHERE tenant = ?"
+        params: list[object] = [tenant]
+        if thread is not None:
+            sql += " AND thread = ?"
+            params.append(thread)
+        with self._db.read() as conn:
+            return int(conn.execute(sql, params).fetchone()[0])
+
+    def close(self) -> None:
+        """Release the database connection."""
+        self._db.close()
+
+
+def _decode(row: sqlite3.Row) -> Message:
+    return Message.model_validate(dict(row))

@@ -1,0 +1,121 @@
+"""Store backends for the contract suite: every implementation of each protocol.
+
+A backend opens a store at a named location; opening the same location again
+reopens it (a new connection or client for the on-disk stores, the same object
+for the in-memory ones), which is how persistence is tested.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_lab.embeddings import default_embedder
+from memory_lab.stores import (
+    InMemoryEpisodeStore,
+    InMemoryEventLog,
+    InMemoryFactStore,
+    InMemoryTranscriptStore,
+    SqliteEventLog,
+    SqliteFactStore,
+    SqliteTranscriptStore,
+)
+
+
+@dataclass
+class Backend:
+    name: str
+    factory: Callable[[str], Any]
+    persistent: bool
+    _cache: dict[str, Any] = field(default_factory=dict)
+    _opened: list[Any] = field(default_factory=list)
+    _fresh: Iterator[int] = field(default_factory=itertools.count)
+
+    def open(self, location: str = "main") -> Any:
+        if not self.persistent:
+            if location not in self._cache:
+                self._cache[location] = self.factory(location)
+            return self._cache[location]
+        store = self.factory(location)
+        self._opened.append(store)
+        return store
+
+    def fresh(self) -> Any:
+        """A new, empty store (for one hypothesis example)."""
+        return self.open(f"fresh-{next(self._fresh)}")
+
+    def close_all(self) -> None:
+        for store in self._opened:
+            store.close()
+
+
+def _backend(
+    request: pytest.FixtureRequest, backends: dict[str, Callable]
+) -> Iterator[Backend]:
+    name = request.param
+    factory, persistent = backends[name]
+    backend = Backend(name, factory, persistent)
+    yield backend
+    backend.close_all()
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    return default_embedder()
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def transcripts(request, tmp_path: Path) -> Iterator[Backend]:
+    yield from _backend(
+        request,
+        {
+            "sqlite": (
+                lambda loc: SqliteTranscriptStore(tmp_path / f"{loc}.sqlite3"),
+                True,
+            ),
+            "memory": (lambda loc: InMemoryTranscriptStore(), False),
+        },
+    )
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def facts(request, tmp_path: Path) -> Iterator[Backend]:
+    yield from _backend(
+        request,
+        {
+            "sqlite": (lambda loc: SqliteFactStore(tmp_path / f"{loc}.sqlite3"), True),
+            "memory": (lambda loc: InMemoryFactStore(), False),
+        },
+    )
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def events(request, tmp_path: Path) -> Iterator[Backend]:
+    yield from _backend(
+        request,
+        {
+            "sqlite": (lambda loc: SqliteEventLog(tmp_path / f"{loc}.sqlite3"), True),
+            "memory": (lambda loc: InMemoryEventLog(), False),
+        },
+    )
+
+
+@pytest.fixture(params=["chroma", "memory"])
+def episodes(request, tmp_path: Path, embedder) -> Iterator[Backend]:
+    def chroma(loc: str):
+        from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+        return ChromaEpisodeStore(tmp_path / f"chroma-{loc}", embedder)
+
+    yield from _backend(
+        request,
+        {
+            "chroma": (chroma, True),
+            "memory": (lambda loc: InMemoryEpisodeStore(embedder), False),
+        },
+    )
