@@ -231,6 +231,9 @@ class LLMSettings(Frozen):
     api_key: str = "not-needed"
     timeout_s: float = Field(default=30.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
+    retry_backoff_s: float = Field(
+        default=0.5, ge=0.0, description="First pause between retries; doubles each time."
+    )
     structured_method: Literal["json_schema", "json_mode", "function_calling"] = (
         "json_schema"
     )

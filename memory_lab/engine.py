@@ -38,7 +38,10 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
         return rules
     from memory_lab.brains.openai_compat import OpenAICompatBrain
 
-    return OpenAICompatBrain(config.llm, fallback=rules, counter=counter, clock=clock)
+    return OpenAICompatBrain(
+        config.llm, fallback=rules, counter=counter, clock=clock, facts=config.facts,
+        backoff_s=config.llm.retry_backoff_s,
+    )
 
 
 @dataclass

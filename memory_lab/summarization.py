@@ -353,6 +353,8 @@ def summarize_extractive(
             key=lambda u: (u.bonus + sum(u.weights.values()), -u.index),
         )
         summary = _fit_words(_render([best]), max_tokens, counter)
+        if best.who and len(summary) <= len(best.who) + 1:
+            summary = ""  # a bare "speaker:" says nothing
     else:
         summary = _fit_words(_small_talk(names), max_tokens, counter)
     return EpisodeDraft(
