@@ -1,0 +1,64 @@
+"""memory-lab's Streamlit app: chat with the memory and watch every tier change.
+
+Run `streamlit run app.py` (or `memory-lab app`); it serves on 127.0.0.1 with usage
+statistics off (see .streamlit/config.toml), on the embedded defaults: the
+rule-based brain and local stores under ./data/app ($MEMORY_LAB_DATA overrides).
+"""
+
+from __future__ import annotations
+
+import os
+
+# Chroma's telemetry must be off before chromadb is first imported.
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+import streamlit as st  # noqa: E402
+
+from app_ui import activity, chat, evals_panel, sidebar, tiers  # noqa: E402
+from app_ui.engines import engine_for, tenant_clock  # noqa: E402
+from app_ui.settings import SettingsError, data_dir  # noqa: E402
+from memory_lab.errors import MemoryLabError  # noqa: E402
+
+
+def main() -> None:
+    """Compose the page: controls, then actions, then panels reading the new state."""
+    st.set_page_config(page_title="memory-lab", layout="wide")
+    settings = sidebar.choose_settings()
+    if settings is None:
+        st.info("Choose a tenant in the sidebar to start.")
+        return
+    folder = data_dir()
+    try:
+        engine = engine_for(folder, settings)
+    except (SettingsError, MemoryLabError) as err:
+        st.error(str(err))
+        return
+    tenant = settings.tenant
+    clock = tenant_clock(str(folder), tenant)
+    sidebar.time_controls(engine, clock, tenant)
+    sidebar.replay_controls(engine, clock, tenant)
+    st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
+
+    snapshot = engine.snapshot(tenant)
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        chat.chat_panel(engine, tenant, snapshot)
+    with right:
+        st.subheader(f"Memory of {tenant!r} · recipe {settings.recipe_spec}")
+        names = ["Window", "Episodes", "Facts", "Timeline", "Context", "Evals"]
+        window, episodes, facts, timeline, context, evals = st.tabs(names)
+        with window:
+            tiers.window_panel(engine, snapshot)
+        with episodes:
+            tiers.episodes_panel(engine, tenant, snapshot)
+        with facts:
+            tiers.facts_panel(engine, tenant, snapshot)
+        with timeline:
+            activity.timeline_panel(snapshot)
+        with context:
+            activity.context_panel(engine, tenant, snapshot)
+        with evals:
+            evals_panel.evals_panel()
+
+
+main()

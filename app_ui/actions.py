@@ -1,0 +1,147 @@
+"""Everything the app does to memory, as plain functions over an engine.
+
+The functions know nothing about widgets, so the AppTest and unit tests can drive
+them directly; the widgets call them and turn a `MemoryLabError` into a visible
+one-line error while the chat and the stored memory carry on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from app_ui.clock import OffsetClock
+from memory_lab.conversation_io import Replayable, load_replayable
+from memory_lab.engine import MemoryEngine, StepResult
+from memory_lab.errors import InvalidMessageError, MemoryLabError
+from memory_lab.types import MemoryEvent, Message
+
+# Writes that get a status line under the reply (seed 002's muted line + Undo).
+WRITE_KINDS = frozenset(
+    {
+        "fact_added",
+        "fact_superseded",
+        "fact_confirmed",
+        "contradiction",
+        "fact_forgotten",
+        "facts_consolidated",
+    }
+)
+# Events the trigger timeline lists, with the reason each fired.
+TIMELINE_KINDS = frozenset({"trigger_fired", "compressed", "brain_fallback"})
+
+
+def send(engine: MemoryEngine, tenant: str, text: str) -> StepResult:
+    """Chat one user message.
+
+    Raises:
+        InvalidMessageError: for an empty, oversized or unencodable message; nothing
+            is stored then.
+    """
+    if text is None or not text.strip():
+        # The engine would say the same, but naming an internal message id.
+        raise InvalidMessageError("The message is empty: type something to send")
+    return engine.chat(tenant, text)
+
+
+def fallbacks(step: StepResult) -> list[MemoryEvent]:
+    """The brain fallbacks of a step (an unreachable LLM server, for one)."""
+    return [e for e in step.events if e.kind == "brain_fallback"]
+
+
+def advance_clock(
+    engine: MemoryEngine, clock: OffsetClock, tenant: str, step: timedelta
+) -> StepResult:
+    """Move the tenant's clock forward and let triggers C and idle close fire."""
+    clock.advance(step)
+    return engine.tick(tenant)
+
+
+def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> MemoryEvent:
+    """Revert one memory write shown in a status line.
+
+    Raises:
+        MemoryLabError: when the event cannot be undone or is not this tenant's.
+    """
+    record = (
+        event if isinstance(event, MemoryEvent) else MemoryEvent.model_validate(event)
+    )
+    return engine.facts.undo(tenant, record)
+
+
+def datasets() -> dict[str, Replayable]:
+    """Conversations the app can replay.
+
+    The built-in one always; the synthetic set too when the dataset package offers it.
+    """
+    found = {r.name: r for r in load_replayable("builtin")}
+    try:
+        from memlab_datasets import load_dataset  # type: ignore[attr-defined]
+    except ImportError:
+        return found
+    try:
+        for conv in list(load_dataset("synthetic"))[:5]:
+            messages = list(
+                getattr(conv, "messages", None) or getattr(conv, "turns", [])
+            )
+            if messages and all(isinstance(m, Message) for m in messages):
+                name = str(
+                    getattr(conv, "name", None) or getattr(conv, "id", "synthetic")
+                )
+                found[f"synthetic: {name}"] = Replayable(
+                    name, messages[0].tenant, messages
+                )
+    except (MemoryLabError, ValueError, TypeError, OSError):
+        # The synthetic set is optional; the built-in conversation always works.
+        pass
+    return found
+
+
+@dataclass
+class ReplayCursor:
+    """How far a dataset conversation was replayed into a tenant's memory.
+
+    `run` makes message ids unique, so replaying the same conversation twice into
+    one tenant never collides with turns already in its transcript.
+    """
+
+    dataset: str
+    run: str
+    position: int = 0
+    steps: list[StepResult] = field(default_factory=list, repr=False)
+
+
+def replay(
+    engine: MemoryEngine,
+    clock: OffsetClock,
+    tenant: str,
+    conv: Replayable,
+    cursor: ReplayCursor,
+    upto: int,
+) -> list[StepResult]:
+    """Ingest turns `cursor.position .. upto-1` of `conv` into `tenant`'s memory.
+
+    The app clock moves by the gaps between the conversation's turns, and each turn
+    is stamped with the app clock, so a replay crossing days fires trigger C just as
+    the original conversation would have.
+    """
+    upto = max(0, min(upto, len(conv.messages)))
+    results = []
+    while cursor.position < upto:
+        i = cursor.position
+        source = conv.messages[i]
+        if i > 0:
+            gap = source.timestamp - conv.messages[i - 1].timestamp
+            if gap > timedelta(0):
+                clock.advance(gap)
+        msg = source.model_copy(
+            update={
+                "tenant": tenant,
+                "id": f"replay:{cursor.run}:{source.id}",
+                "timestamp": clock.now(),
+                "seq": -1,
+            }
+        )
+        results.append(engine.ingest(tenant, [msg]))
+        cursor.position += 1
+    return results

@@ -1,0 +1,72 @@
+"""Cached engines: one per (data folder, tenant, configuration), shared by reruns.
+
+The embedder and token counter load once per process and are shared by every
+engine; each tenant has one clock, shared by its engines, so switching recipe or
+brain never moves time. Chroma wants one owner per store path, which one Streamlit
+server process is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from app_ui.clock import OffsetClock, OffsetStore
+from app_ui.settings import AppSettings
+from memory_lab.config import MemoryConfig
+from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.engine import MemoryEngine
+from memory_lab.tokens import TokenCounter, default_counter
+
+
+@st.cache_resource(show_spinner="Loading the embedding model...")
+def shared_embedder() -> Embedder:
+    """The process-wide embedder."""
+    return default_embedder()
+
+
+@st.cache_resource(show_spinner=False)
+def shared_counter() -> TokenCounter:
+    """The process-wide token counter."""
+    return default_counter()
+
+
+@st.cache_resource(show_spinner=False)
+def offset_store(data_dir: str) -> OffsetStore:
+    """The clock offsets of one data folder (one lock for all its tenants)."""
+    return OffsetStore(Path(data_dir))
+
+
+@st.cache_resource(show_spinner=False)
+def tenant_clock(data_dir: str, tenant: str) -> OffsetClock:
+    """The one clock of a tenant."""
+    return OffsetClock(offset_store(data_dir), tenant)
+
+
+def _release(engine: MemoryEngine) -> None:
+    engine.close()
+
+
+@st.cache_resource(
+    show_spinner="Opening the memory stores...", max_entries=24, on_release=_release
+)
+def _engine(data_dir: str, tenant: str, config_json: str) -> MemoryEngine:
+    config = MemoryConfig.model_validate_json(config_json)
+    return MemoryEngine(
+        Path(data_dir),
+        config=config,
+        clock=tenant_clock(data_dir, tenant),
+        embedder=shared_embedder(),
+        counter=shared_counter(),
+    )
+
+
+def engine_for(data_dir: Path, settings: AppSettings) -> MemoryEngine:
+    """The engine for these settings (built on first use).
+
+    Raises:
+        SettingsError: when the settings do not make a valid configuration.
+    """
+    config = settings.config()
+    return _engine(str(data_dir), settings.tenant, config.model_dump_json())

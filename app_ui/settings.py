@@ -1,0 +1,136 @@
+"""What the sidebar chose, validated before any engine is built.
+
+Settings from the environment are read here, at the edge, and nowhere deeper.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig, recipe
+from memory_lab.errors import MemoryLabError, require_tenant
+
+DATA_ENV = "MEMORY_LAB_DATA"
+DEFAULT_DATA_DIR = Path("data") / "app"
+# A chat box is not an import tool: a paste past this is refused with a clear reason
+# instead of being stored and then rendered in full on every rerun.
+APP_MAX_MESSAGE_CHARS = 20_000
+MAX_TENANT_CHARS = 64
+
+
+class SettingsError(MemoryLabError):
+    """A control holds a value the app cannot use; the message names the control."""
+
+
+def data_dir() -> Path:
+    """The app's data folder: $MEMORY_LAB_DATA, else ./data/app."""
+    raw = os.environ.get(DATA_ENV, "").strip()
+    return Path(raw) if raw else DEFAULT_DATA_DIR
+
+
+def validate_tenant(tenant: str | None) -> str:
+    """A usable tenant name.
+
+    Raises:
+        SettingsError: when it is blank or too long.
+    """
+    try:
+        name = require_tenant((tenant or "").strip())
+    except MemoryLabError:
+        raise SettingsError(
+            "Tenant: enter a name (memory is kept per tenant)"
+        ) from None
+    if len(name) > MAX_TENANT_CHARS:
+        raise SettingsError(f"Tenant: at most {MAX_TENANT_CHARS} characters")
+    return name
+
+
+def validate_base_url(url: str) -> str:
+    """An http(s) URL with a host, before any request is made to it.
+
+    Raises:
+        SettingsError: naming what is wrong with the URL.
+    """
+    url = (url or "").strip()
+    if not url:
+        raise SettingsError(
+            "LLM base URL: enter a URL such as http://127.0.0.1:8000/v1"
+        )
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https"):
+        shown = parsed.scheme or "none"
+        raise SettingsError(
+            f"LLM base URL {url!r}: the scheme must be http or https (got {shown})"
+        )
+    if not parsed.hostname:
+        raise SettingsError(f"LLM base URL {url!r}: no host name")
+    try:
+        _ = parsed.port
+    except ValueError:
+        raise SettingsError(f"LLM base URL {url!r}: the port is not a number") from None
+    return url
+
+
+def build_llm(base_url: str, model: str) -> LLMSettings:
+    """LLM settings from the brain controls, validated.
+
+    Raises:
+        SettingsError: for a bad URL or an empty model name.
+    """
+    url = validate_base_url(base_url)
+    if not (model or "").strip():
+        raise SettingsError("LLM model: enter a model name")
+    key = os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed")
+    # A short timeout and one retry: an unreachable server should fall back quickly.
+    return LLMSettings(
+        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_retries=1
+    )
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """The controls' state: who is chatting and with which memory recipe and brain."""
+
+    tenant: str = "demo"
+    recipe_spec: str = "A+C"
+    params: tuple[tuple[str, object], ...] = field(default_factory=tuple)
+    llm: LLMSettings | None = None
+
+    def config(self) -> MemoryConfig:
+        """The engine configuration these settings describe.
+
+        Raises:
+            SettingsError: when a recipe parameter is out of range.
+        """
+        try:
+            chosen = recipe(self.recipe_spec).with_params(**dict(self.params))
+        except ValueError as err:
+            first = str(err).splitlines()
+            raise SettingsError(
+                f"Recipe {self.recipe_spec}: {_short(err, first)}"
+            ) from None
+        return MemoryConfig(
+            recipe=chosen,
+            limits=LimitsConfig(max_message_chars=APP_MAX_MESSAGE_CHARS),
+            llm=self.llm,
+        )
+
+    @property
+    def brain_label(self) -> str:
+        """Short label of the chosen brain, for captions."""
+        return (
+            "rule-based"
+            if self.llm is None
+            else f"{self.llm.model} @ {self.llm.base_url}"
+        )
+
+
+def _short(err: ValueError, lines: list[str]) -> str:
+    # pydantic's messages span lines; the last "Value error, ..." line names the rule.
+    for line in reversed(lines):
+        if "Value error" in line:
+            return line.split("Value error, ", 1)[-1].split(" [type=")[0]
+    return lines[0] if lines else str(err)

@@ -1,0 +1,238 @@
+"""The memory tiers, live: window and running summary, episodes, facts.
+
+Every read goes through the engine with the tab's tenant, so a tab can only ever
+show its own tenant's memory.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from memory_lab.engine import MemoryEngine
+
+FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"]
+
+
+def window_panel(engine: MemoryEngine, snapshot: dict) -> None:
+    """Verbatim turns against the window budget, and the running summary."""
+    win = snapshot["window"]
+    budget = engine.config.budget.window
+    a, b, c = st.columns(3)
+    a.metric("Turns in window", len(win["messages"]))
+    b.metric(
+        "Window tokens", win["tokens"], help=f"Context budget for the window: {budget}"
+    )
+    c.metric("Turns in transcript", snapshot["transcript_messages"])
+    st.progress(
+        min(win["tokens"] / budget, 1.0) if budget else 0.0,
+        text=f"{win['tokens']} / {budget} window tokens (budget)",
+    )
+    rows = [
+        {
+            "seq": m.get("seq"),
+            "who": m.get("speaker") or m["role"],
+            "time": m["timestamp"][:16].replace("T", " "),
+            "tokens": engine.counter.count(m["content"]),
+            "text": m["content"],
+        }
+        for m in win["messages"]
+    ]
+    st.dataframe(
+        pd.DataFrame(rows, columns=["seq", "who", "time", "tokens", "text"]),
+        hide_index=True,
+        key="window_table",
+    )
+    limit = engine.config.window.summary_budget_tokens
+    st.markdown(f"**Running summary** ({win['summary_tokens']} / {limit} tokens)")
+    st.text(win["summary"] or "(empty until a trigger compresses the window)")
+
+
+def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+    """Compressed episodes, search by meaning, and an episode's source turns."""
+    eps = snapshot["episodes"]
+    st.metric("Episodes", len(eps))
+    by_trigger: dict[str, int] = {}
+    for e in eps:
+        name = e.get("trigger") or "close"
+        by_trigger[name] = by_trigger.get(name, 0) + 1
+    if by_trigger:
+        st.caption(
+            "By trigger: "
+            + ", ".join(f"{k} × {v}" for k, v in sorted(by_trigger.items()))
+        )
+    rows = [
+        {
+            "id": e["id"],
+            "turns": f"{e['first_seq']}-{e['last_seq']}",
+            "when": e["timespan"],
+            "trigger": e.get("trigger", ""),
+            "tokens": f"{e['original_tokens']} -> {e['summary_tokens']}",
+            "compression": e["compression_ratio"],
+            "summary": e["summary"],
+        }
+        for e in eps
+    ]
+    st.dataframe(
+        pd.DataFrame(
+            rows,
+            columns=[
+                "id",
+                "turns",
+                "when",
+                "trigger",
+                "tokens",
+                "compression",
+                "summary",
+            ],
+        ),
+        hide_index=True,
+        key="episodes_table",
+        column_config={
+            "compression": st.column_config.ProgressColumn(
+                "compression",
+                help="Share of tokens removed",
+                min_value=0.0,
+                max_value=1.0,
+                format="percent",
+            )
+        },
+    )
+    query = st.text_input(
+        "Search episodes by meaning",
+        key="episode_query",
+        placeholder="e.g. payroll deadline",
+    )
+    if query.strip():
+        retrieval = engine.config.retrieval
+        hits = engine.episodes.search(
+            tenant, query, top_k=retrieval.top_k, max_distance=2.0
+        )
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "distance": round(d, 3),
+                        "within cutoff": d <= retrieval.max_distance,
+                        "turns": f"{e.first_seq}-{e.last_seq}",
+                        "summary": e.summary,
+                    }
+                    for e, d in hits
+                ],
+                columns=["distance", "within cutoff", "turns", "summary"],
+            ),
+            hide_index=True,
+            key="episode_hits",
+        )
+        st.caption(
+            f"Cosine distance, 0 = same meaning; retrieval keeps <= "
+            f"{retrieval.max_distance}."
+        )
+    if eps:
+        chosen = st.selectbox(
+            "Show the source turns of", [e["id"] for e in eps], key="episode_expand"
+        )
+        turns = engine.expand_episode(tenant, chosen)
+        st.dataframe(
+            pd.DataFrame(
+                [{"seq": m.seq, "who": m.who, "text": m.content} for m in turns],
+                columns=["seq", "who", "text"],
+            ),
+            hide_index=True,
+            key="episode_turns",
+        )
+
+
+def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+    """Facts by status, with confidence, source tier, provenance and history."""
+    facts = snapshot["facts"]
+    counts = {s: sum(f["status"] == s for f in facts) for s in FACT_STATUSES}
+    st.caption(" · ".join(f"{s}: {n}" for s, n in counts.items()))
+    shown = st.multiselect(
+        "Status",
+        FACT_STATUSES,
+        default=["active", "superseded", "expired"],
+        key="fact_status",
+    )
+    rows = [
+        {
+            "status": f["status"],
+            "category": f["category"],
+            "subject": f["subject"],
+            "key": f["key"],
+            "value": f["value"],
+            "confidence": f["effective_confidence"],
+            "source": f["source"],
+            "since": f["valid_from"][:16].replace("T", " "),
+            "expires": (f.get("expires_at") or "")[:10],
+            "turns": ", ".join(f["turn_ids"]),
+            "id": f["id"],
+        }
+        for f in facts
+        if f["status"] in shown
+    ]
+    cols = [
+        "status",
+        "category",
+        "subject",
+        "key",
+        "value",
+        "confidence",
+        "source",
+        "since",
+        "expires",
+        "turns",
+        "id",
+    ]
+    st.dataframe(
+        pd.DataFrame(rows, columns=cols),
+        hide_index=True,
+        key="facts_table",
+        column_config={
+            "confidence": st.column_config.ProgressColumn(
+                "confidence",
+                help="After decay",
+                min_value=0.0,
+                max_value=1.0,
+                format="%.2f",
+            )
+        },
+    )
+    keys = sorted({(f["category"], f["key"], f["subject"]) for f in facts})
+    if not keys:
+        return
+    chosen = st.selectbox(
+        "History of",
+        keys,
+        key="fact_history",
+        format_func=lambda k: f"{k[2]}.{k[0]}.{k[1]}",
+    )
+    chain = engine.facts.history(tenant, chosen[0], chosen[1], chosen[2])
+    now = engine.clock.now()
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "value": f.value,
+                    "status": f.state_at(now),
+                    "source": f.source,
+                    "from": f.valid_from.strftime("%Y-%m-%d %H:%M"),
+                    "until": f.valid_until.strftime("%Y-%m-%d %H:%M")
+                    if f.valid_until
+                    else "",
+                    "superseded by": f.superseded_by or "",
+                    "evidence": f.evidence,
+                }
+                for f in chain
+            ]
+        ),
+        hide_index=True,
+        key="fact_chain",
+    )
+    cited = {t for f in chain for t in f.turn_ids}
+    turns = [m for m in engine.transcript.messages(tenant) if m.id in cited]
+    if turns:
+        st.markdown("**Provenance** (the turns these values came from)")
+        for m in turns:
+            st.caption(f"#{m.seq} {m.who} · {m.timestamp:%Y-%m-%d %H:%M} · {m.id}")
+            st.text(m.content)

@@ -1,0 +1,195 @@
+"""The app in a real browser: a real Streamlit server driven by Debian's chromium.
+
+Checks what a stakeholder would: a message goes in, the facts and window panels
+update, advancing the clock a day makes trigger C compress the window into an
+episode. Screenshots are saved under tests/app/artifacts/ (and the chat-and-facts
+view is copied to docs/app.png for the README).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# The command under test; a module constant so a local run can point it elsewhere.
+SERVER_CMD = [sys.executable, "-m", "streamlit", "run", "app.py"]
+STEP_MS = 30_000
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, deadline_s: float) -> None:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise AssertionError(f"streamlit exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError(f"streamlit did not become healthy within {deadline_s} s")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """A Streamlit server on a free loopback port over a fresh data folder."""
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"{CHROMIUM} is missing: install Debian's chromium "
+            "(apt-get install -y chromium) to run the browser test"
+        )
+    port = _free_port()
+    env = {
+        **os.environ,
+        "MEMORY_LAB_DATA": str(tmp_path / "data"),
+        "MEMORY_LAB_RUNS": str(tmp_path / "runs"),
+        "ANONYMIZED_TELEMETRY": "False",
+    }
+    log = (tmp_path / "server.log").open("w")
+    cmd = [
+        *SERVER_CMD,
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--server.headless", "true",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, 40)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _send(page, text: str, expect_messages: int) -> None:
+    box = page.locator('[data-testid="stChatInput"] textarea')
+    box.fill(text)
+    box.press("Enter")
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-testid=\"stChatMessage\"]').length >= n",
+        arg=expect_messages,
+        timeout=STEP_MS,
+    )
+    _settle(page)
+
+
+def _settle(page) -> None:
+    """Wait until the script run finished (the status widget's running icon is gone)."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector(
+        '[data-testid="stStatusWidget"]', state="detached", timeout=STEP_MS
+    )
+
+
+def _tab(page, name: str) -> None:
+    page.get_by_role("tab", name=name).click()
+    # Park the pointer so no tooltip covers the screenshots.
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(300)
+
+
+def _metric(page, label: str) -> int:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    value = metric.locator('[data-testid="stMetricValue"]').inner_text()
+    return int(value.strip())
+
+
+def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.goto(server)
+            page.wait_for_selector(
+                '[data-testid="stChatInput"] textarea', timeout=STEP_MS
+            )
+            _settle(page)
+
+            _tab(page, "Facts")
+            assert (
+                "active: 0" in page.get_by_text(re.compile(r"^active: \d")).inner_text()
+            )
+
+            _send(page, "Hi! My name is Lena Berg and I live in Oslo.", 2)
+            _send(page, "Our fiscal year runs January to December.", 4)
+
+            # The reply carries its memory writes as status lines with Undo.
+            assert page.get_by_role("button", name="Undo").count() >= 1
+            facts_line = page.get_by_text(re.compile(r"^active: \d")).inner_text()
+            active = int(re.search(r"active: (\d+)", facts_line).group(1))
+            assert active >= 1, facts_line
+            page.screenshot(path=str(ARTIFACTS / "01_chat_and_facts.png"))
+
+            _tab(page, "Window")
+            assert _metric(page, "Turns in window") == 4
+            assert _metric(page, "Window tokens") > 0
+            page.screenshot(path=str(ARTIFACTS / "02_window.png"))
+
+            _tab(page, "Episodes")
+            assert _metric(page, "Episodes") == 0
+            page.get_by_role("button", name="+1 day").click()
+            page.mouse.move(1, 1)
+            page.get_by_text(re.compile(r"Trigger fired: .*C:")).wait_for(
+                timeout=STEP_MS
+            )
+            _settle(page)
+            assert _metric(page, "Episodes") >= 1
+            assert page.get_by_text(re.compile(r"By trigger: .*C")).count() == 1
+            page.screenshot(path=str(ARTIFACTS / "03_episodes_after_a_day.png"))
+
+            _tab(page, "Window")
+            assert _metric(page, "Turns in window") < 4
+
+            _tab(page, "Timeline")
+            assert _metric(page, "Trigger firings") >= 1
+            page.screenshot(path=str(ARTIFACTS / "04_timeline.png"))
+
+            _tab(page, "Context")
+            page.get_by_text(re.compile(r"^Total \d+ / \d+ tokens")).wait_for()
+            page.screenshot(path=str(ARTIFACTS / "05_context.png"))
+        finally:
+            browser.close()
+    docs = ROOT / "docs"
+    docs.mkdir(exist_ok=True)
+    shutil.copyfile(ARTIFACTS / "01_chat_and_facts.png", docs / "app.png")
