@@ -58,6 +58,9 @@ class ProbeRecord(Model):
         default_factory=list, description="Text of each evidence turn, in order."
     )
     after_turn: str
+    fact_keys: list[str] = Field(
+        default_factory=list, description="Keys of the gold facts the probe asks about."
+    )
     context: str
     context_tokens: int
     history_tokens: int = Field(description="Raw tokens of all turns up to the probe.")

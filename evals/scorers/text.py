@@ -1,0 +1,102 @@
+"""Text matching shared by every scorer, so "present in the context" means one thing.
+
+Contexts are HTML-escaped by assembly (memory blocks are delimited as data), so every
+comparison first unescapes; otherwise "R&D" in a turn would never match "R&amp;D" in
+the context.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+ARTICLES = frozenset({"a", "an", "the"})
+
+# A fixed list, not the assembly module's: a scorer must not share its vocabulary
+# with the system it judges, or a change in the system silently changes the metric.
+STOPWORDS = frozenset(
+    """a about above after again against all am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each
+    few for from further had has have having he her here hers herself him himself his
+    how i if in into is it its itself just me more most my myself no nor not now of off
+    on once only or other our ours ourselves out over own same she should so some such
+    than that the their theirs them themselves then there these they this those through
+    to too under until up very was we were what when where which while who whom why will
+    with would you your yours yourself yourselves s t d ll m re ve im""".split()
+)
+
+CONTAINMENT = 0.8
+"""Share of a multi-word value's content words that must appear for a lenient match."""
+
+_WORD = re.compile(r"[a-z0-9]+")
+_FACT_LINE = re.compile(
+    r"^- \[(?P<category>[A-Za-z_.-]+)\] (?P<body>.+?) = (?P<value>.*?)"
+    r"(?: \(unsure\))?(?: \(since [^)]*\))?\s*$"
+)
+
+
+def normalise(text: str) -> str:
+    """Lower-cased words without punctuation or articles, single-spaced."""
+    words = _WORD.findall(html.unescape(str(text)).lower())
+    return " ".join(w for w in words if w not in ARTICLES)
+
+
+def content_words(text: str) -> set[str]:
+    """Lower-cased words minus stop words: what "the content" of a turn is."""
+    return {w for w in _WORD.findall(html.unescape(str(text)).lower())} - STOPWORDS
+
+
+def mentions(text: str, value: str) -> bool:
+    """Whether `text` holds `value`.
+
+    The normalised value must occur as a whole phrase in the normalised text; a value
+    of two or more content words also counts when at least `CONTAINMENT` of its
+    content words occur anywhere in the text, so "moved to Berlin in May" matches
+    "moved to Berlin last May". An empty value never matches.
+    """
+    needle = normalise(value)
+    if not needle:
+        return False
+    haystack = normalise(text)
+    if f" {needle} " in f" {haystack} ":
+        return True
+    wanted = content_words(value)
+    if len(wanted) < 2:
+        return False
+    found = wanted & set(haystack.split())
+    return len(found) / len(wanted) >= CONTAINMENT
+
+
+@dataclass(frozen=True)
+class FactLine:
+    """One `- [category] key = value (since DATE)` line of an injected facts block."""
+
+    category: str
+    key: str
+    value: str
+
+
+def fact_lines(context: str) -> list[FactLine]:
+    """The facts lines a context serves as current truth.
+
+    Superseded facts never reach a facts block, so a value on one of these lines is
+    being asserted as the current value. Episode lines also start with a bracket,
+    but theirs holds a timespan, which the one-word category pattern rejects. The
+    subject prefix ("Name: key") is kept in `key`; callers use `key_matches`.
+    """
+    lines = []
+    for raw in html.unescape(context).splitlines():
+        match = _FACT_LINE.match(raw.strip())
+        if match:
+            lines.append(
+                FactLine(match["category"], match["body"].strip(), match["value"])
+            )
+    return lines
+
+
+def key_matches(line: FactLine, key: str) -> bool:
+    """Whether a facts line is about fact key `key` (assembly renders _ as spaces)."""
+    spoken = normalise(key.replace("_", " "))
+    body = normalise(line.key)
+    return body == spoken or body.endswith(f" {spoken}")
