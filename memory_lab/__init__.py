@@ -13,25 +13,41 @@ Map of the library:
 - `brains`: the offline rule-based brain and the OpenAI-compatible LLM brain.
 - `graph`: the LangGraph state machine; `engine.MemoryEngine` drives it.
 - `tools`: memory tools for an agent; `suggestions`: proactive prompts.
+
+Names below are imported on first use, so importing one small module stays cheap.
 """
 
-from memory_lab.clock import ManualClock, SystemClock
-from memory_lab.config import MemoryConfig, Recipe, recipe
-from memory_lab.engine import MemoryEngine
-from memory_lab.errors import MemoryLabError
-from memory_lab.types import ContextBundle, Episode, Fact, MemoryEvent, Message
+from __future__ import annotations
 
-__all__ = [
-    "ContextBundle",
-    "Episode",
-    "Fact",
-    "ManualClock",
-    "MemoryConfig",
-    "MemoryEngine",
-    "MemoryEvent",
-    "MemoryLabError",
-    "Message",
-    "Recipe",
-    "SystemClock",
-    "recipe",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "ContextBundle": "memory_lab.types",
+    "Episode": "memory_lab.types",
+    "Fact": "memory_lab.types",
+    "MemoryEvent": "memory_lab.types",
+    "Message": "memory_lab.types",
+    "ManualClock": "memory_lab.clock",
+    "SystemClock": "memory_lab.clock",
+    "MemoryConfig": "memory_lab.config",
+    "Recipe": "memory_lab.config",
+    "recipe": "memory_lab.config",
+    "MemoryEngine": "memory_lab.engine",
+    "MemoryLabError": "memory_lab.errors",
+}
+
+__all__ = sorted(_EXPORTS)
+
+if TYPE_CHECKING:
+    from memory_lab.clock import ManualClock, SystemClock
+    from memory_lab.config import MemoryConfig, Recipe, recipe
+    from memory_lab.engine import MemoryEngine
+    from memory_lab.errors import MemoryLabError
+    from memory_lab.types import ContextBundle, Episode, Fact, MemoryEvent, Message
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'memory_lab' has no attribute {name!r}")

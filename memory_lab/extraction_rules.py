@@ -32,6 +32,7 @@ __all__ = [
     "slug",
     "split_sentences",
     "strip_injected_memory",
+    "value_class",
 ]
 
 CONFIDENCE_EXPLICIT = 0.88
@@ -161,49 +162,18 @@ november december""".split()
 # Values whose kind is known get a fixed slot, so "I use K2" and "actually I
 # switched to K3" land on the same key even though they share no words.
 _VALUE_CLASSES: dict[str, frozenset[str]] = {
-    "accounting_standard": frozenset({"k1", "k2", "k3", "k4", "ifrs", "gaap"}),
-    "diet": frozenset(
-        {
-            "vegan",
-            "vegetarian",
-            "pescatarian",
-            "keto",
-            "paleo",
-            "flexitarian",
-            "gluten-free",
-            "halal",
-            "kosher",
-        }
-    ),
-    "programming_language": frozenset(
-        {
-            "python",
-            "rust",
-            "golang",
-            "java",
-            "javascript",
-            "typescript",
-            "c++",
-            "c#",
-            "ruby",
-            "kotlin",
-            "swift",
-            "scala",
-            "haskell",
-            "php",
-            "julia",
-            "elixir",
-            "clojure",
-        }
-    ),
-    "editor": frozenset(
-        {"vim", "neovim", "emacs", "vscode", "pycharm", "intellij", "sublime"}
-    ),
-    "operating_system": frozenset({"linux", "windows", "macos", "ubuntu", "debian"}),
-    "accounting_software": frozenset(
-        {"fortnox", "visma", "bokio", "quickbooks", "xero", "sage"}
-    ),
-    "language": frozenset(_LANGUAGES),
+    name: frozenset(members.split())
+    for name, members in {
+        "accounting_standard": "k1 k2 k3 k4 ifrs gaap",
+        "diet": "vegan vegetarian pescatarian keto paleo flexitarian gluten-free halal "
+        "kosher",
+        "programming_language": "python rust golang java javascript typescript c++ c# "
+        "ruby kotlin swift scala haskell php julia elixir clojure",
+        "editor": "vim neovim emacs vscode pycharm intellij sublime",
+        "operating_system": "linux macos ubuntu debian windows",
+        "accounting_software": "fortnox visma bokio quickbooks xero",
+        "language": " ".join(_LANGUAGES),
+    }.items()
 }
 
 _NOT_NAMES = frozenset(
@@ -226,7 +196,7 @@ _FILLER_OBJECTS = re.compile(
     r"^(?:to\s+(?:hear|see|think|know|say|help|chat|talk)|the\s+idea|hearing|seeing)\b",
     re.I,
 )
-_NOT_PLACES = frozenset(_DAYS + _MONTHS + ["I"])
+_NOT_PLACES = frozenset([*_DAYS, *_MONTHS, "i"])
 
 
 def value_class(value: str) -> str | None:
@@ -430,7 +400,7 @@ def _name(_m: re.Match[str], value: str) -> str | None:
 
 def _place(key: str) -> KeyFn:
     def fn(_m: re.Match[str], value: str) -> str | None:
-        return None if value.split()[0] in _NOT_PLACES else key
+        return None if value.split()[0].lower() in _NOT_PLACES else key
 
     return fn
 
@@ -447,7 +417,7 @@ def _born(_m: re.Match[str], value: str) -> str:
 
 def _work_in(_m: re.Match[str], value: str) -> str | None:
     first = value.split()[0]
-    if value.isupper() or not first[0].isupper() or first in _NOT_PLACES:
+    if value.isupper() or not first[0].isupper() or first.lower() in _NOT_PLACES:
         return "work_field"
     return "work_city"
 
@@ -815,6 +785,18 @@ RULES: tuple[Rule, ...] = (
     ),
     # decisions
     Rule(
+        "choice",
+        "decision",
+        _r(
+            rf"(?:{_I}(?:{_A}ve|\s+have)?{_ADV}\s+(?:chose|chosen|picked(?!\s+up\b)|selected|went"
+            rf"\s+with|opted\s+for|settled\s+on)|{_I}(?:{_A}ll|\s+will|{_A}re|\s+are)"
+            rf"\s+(?:go|going)\s+with|\blet{_A}?s\s+go\s+with|\bdecided\s+to\s+(?:go\s+with"
+            rf"|use|stick\s+with|switch\s+to))\s+{_PHRASE}"
+            rf"(?:\s+(?:over|instead\s+of|rather\s+than)\s+(?P<o>[^.,;:!?\n]+?))?{_END}"
+        ),
+        _choice,
+    ),
+    Rule(
         "decided",
         "decision",
         _r(
@@ -822,17 +804,6 @@ RULES: tuple[Rule, ...] = (
             rf"(?:\s+(?:to|on|that))?\s+{_PHRASE}{_END}"
         ),
         _classed("decided"),
-    ),
-    Rule(
-        "choice",
-        "decision",
-        _r(
-            rf"(?:{_I}(?:{_A}ve|\s+have)?{_ADV}\s+(?:chose|chosen|picked(?!\s+up\b)|selected|went"
-            rf"\s+with|opted\s+for|settled\s+on)|{_I}(?:{_A}ll|\s+will|{_A}re|\s+are)"
-            rf"\s+(?:go|going)\s+with|\blet{_A}?s\s+go\s+with)\s+{_PHRASE}"
-            rf"(?:\s+(?:over|instead\s+of|rather\s+than)\s+(?P<o>[^.,;:!?\n]+?))?{_END}"
-        ),
-        _choice,
     ),
     Rule(
         "plan",
@@ -1138,10 +1109,11 @@ def _sentence_hits(
     return hits
 
 
-# "not sure if X" states an open item, not a hypothetical.
+# "not sure if X" states an open item and "if possible" softens a request; neither
+# is a hypothetical.
 _OPEN_IF = re.compile(
     r"\b(?:sure|know|decided|decide|wonder|wondering|undecided|unsure)\s+"
-    r"(?:whether|if)\b",
+    r"(?:whether|if)\b|\bif\s+(?:possible|you\s+can|needed|necessary)\b",
     re.I,
 )
 

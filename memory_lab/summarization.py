@@ -142,7 +142,7 @@ def _content_weights(sentence: str, names: frozenset[str]) -> dict[str, float]:
     for position, raw in enumerate(_WORD.findall(sentence)):
         word = raw.strip("'’-").replace("’", "'")
         low = word.lower()
-        if not low or low in _STOPWORDS or _is_name_of_speaker(low, names):
+        if not low or low in _STOPWORDS or _is_speaker(word, names):
             continue
         informative = (
             any(ch.isdigit() for ch in word)
@@ -155,9 +155,15 @@ def _content_weights(sentence: str, names: frozenset[str]) -> dict[str, float]:
     return weights
 
 
-def _is_name_of_speaker(word: str, names: frozenset[str]) -> bool:
+def _is_speaker(word: str, names: frozenset[str]) -> bool:
     # "Hey Mel!" addresses Melanie; a speaker's own name adds nothing to a summary.
-    return any(word == n or (len(word) >= 3 and n.startswith(word)) for n in names)
+    # Only capitalised words can be nicknames, so "car" never hides "Caroline".
+    low = word.lower()
+    if low in names:
+        return True
+    return (
+        word[:1].isupper() and len(low) >= 3 and any(n.startswith(low) for n in names)
+    )
 
 
 def _make_units(lines: Sequence[_Line], names: frozenset[str]) -> list[_Unit]:

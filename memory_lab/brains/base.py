@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from memory_lab.types import ContextBundle, EpisodeDraft, FactCandidate, MemoryEvent, Message
+from memory_lab.types import (
+    ContextBundle,
+    EpisodeDraft,
+    Fact,
+    FactCandidate,
+    MemoryEvent,
+    Message,
+)
 
 
 class Brain(Protocol):
@@ -25,8 +32,14 @@ class Brain(Protocol):
         """Shorten a running summary to `max_tokens`, keeping what matters most."""
         ...
 
-    def extract(self, messages: Sequence[Message]) -> list[FactCandidate]:
-        """Facts the turns state, each citing the turn that supports it."""
+    def extract(
+        self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
+    ) -> list[FactCandidate]:
+        """Facts the turns state, each citing the turn that supports it.
+
+        `known` are the tenant's active facts, so a correction that names only
+        the old value ("not K2 anymore, K3") can land on the stored key.
+        """
         ...
 
     def respond(self, question: Message, context: ContextBundle) -> str:

@@ -42,6 +42,7 @@ from memory_lab.tokens import TokenCounter, default_counter, install_offline_enc
 from memory_lab.types import (
     ContextBundle,
     EpisodeDraft,
+    Fact,
     FactCandidate,
     MemoryEvent,
     Message,
@@ -192,7 +193,9 @@ class OpenAICompatBrain:
             )
         return self._fit(reply.summary.strip(), max_tokens)
 
-    def extract(self, messages: Sequence[Message]) -> list[FactCandidate]:
+    def extract(
+        self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
+    ) -> list[FactCandidate]:
         """Facts the turns state; proposals their cited turn does not back are cut."""
         if not messages:
             return []
@@ -206,7 +209,7 @@ class OpenAICompatBrain:
                 exc,
                 _tenant_of(messages),
                 [m.id for m in messages],
-                lambda: self.fallback.extract(messages),
+                lambda: self.fallback.extract(messages, known=known),
             )
         return self._vet_facts(reply.facts, messages)
 

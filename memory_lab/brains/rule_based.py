@@ -8,6 +8,7 @@ language model answered.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from memory_lab.types import (
     ContextBlock,
     ContextBundle,
     EpisodeDraft,
+    Fact,
     FactCandidate,
     MemoryEvent,
     Message,
@@ -38,15 +40,22 @@ _BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
 
 
 def _items(block: ContextBlock | None) -> list[str]:
-    """The memory items a context block lists, one per line, without framing."""
+    """The memory items a context block lists, without framing or markup escapes.
+
+    When the block uses bullets, unbulleted lines continue the item above (an
+    episode's summary spans several lines); otherwise every line is an item.
+    """
     if block is None:
         return []
+    lines = [html.unescape(raw.strip()) for raw in block.text.splitlines()]
+    lines = [line for line in lines if line and not _FRAME.match(line)]
+    bulleted = any(_BULLET.match(line) for line in lines)
     out: list[str] = []
-    for raw in block.text.splitlines():
-        line = raw.strip()
-        if not line or _FRAME.match(line):
-            continue
-        out.append(_BULLET.sub("", line))
+    for line in lines:
+        if bulleted and out and not _BULLET.match(line):
+            out[-1] += " " + line
+        else:
+            out.append(_BULLET.sub("", line))
     return out
 
 
@@ -69,6 +78,11 @@ def _listing(items: Sequence[str], *, item_words: int, total_words: int) -> str:
     hidden = len(items) - len(shown)
     more = f" (+{hidden} more)" if hidden else ""
     return "; ".join(shown) + more
+
+
+def _stop(text: str) -> str:
+    """End a listing with one full stop, not two."""
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 class RuleBasedBrain:
@@ -103,10 +117,13 @@ class RuleBasedBrain:
         """`text` cut to its most informative sentences within `max_tokens`."""
         return condense_text(text, max_tokens=max_tokens, counter=self._counter)
 
-    def extract(self, messages: Sequence[Message]) -> list[FactCandidate]:
+    def extract(
+        self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
+    ) -> list[FactCandidate]:
         """Facts the turns state, limited to the configured categories."""
-        known = self._facts.categories
-        return [c for c in extract_candidates(messages) if c.category in known]
+        categories = self._facts.categories
+        found = extract_candidates(messages, prior=known)
+        return [c for c in found if c.category in categories]
 
     def respond(self, question: Message, context: ContextBundle) -> str:
         """A plain listing of the memory that was assembled for `question`.
@@ -125,7 +142,9 @@ class RuleBasedBrain:
             item_words=_EPISODE_ITEM_WORDS,
             total_words=_EPISODE_WORDS,
         )
-        return f"{_PREAMBLE} Facts used: {facts}. Episodes used: {episodes}."
+        return (
+            f"{_PREAMBLE} Facts used: {_stop(facts)} Episodes used: {_stop(episodes)}"
+        )
 
     def drain_events(self) -> list[MemoryEvent]:
         """Always empty: this brain has nothing to fall back from."""

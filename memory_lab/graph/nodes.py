@@ -127,7 +127,7 @@ def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     if last <= upto or not (due or flush):
         return {}
     turns = deps.transcript.messages(tenant, thread, first_seq=upto + 1, last_seq=last)
-    candidates = deps.brain.extract(turns)
+    candidates = deps.brain.extract(turns, known=deps.facts.active(tenant))
     events = [e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"]
     events += deps.facts.consolidate(tenant)
     brain_events = deps.brain.drain_events()

@@ -1,0 +1,197 @@
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory_lab.brains.base import Brain
+from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.config import FactConfig
+from memory_lab.tokens import default_counter
+from memory_lab.types import ContextBlock, ContextBundle, Message
+
+T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+
+def message(text: str, i: int = 0, role: str = "user") -> Message:
+    return Message(
+        id=f"S1:{i}",
+        tenant="t",
+        session="S1",
+        role=role,
+        content=text,
+        timestamp=T0 + timedelta(minutes=i),
+    )
+
+
+def bundle(facts: str = "", episodes: str = "") -> ContextBundle:
+    blocks = []
+    if facts:
+        blocks.append(ContextBlock(kind="facts", text=facts, tokens=10, budget=100))
+    if episodes:
+        blocks.append(
+            ContextBlock(kind="episodes", text=episodes, tokens=10, budget=100)
+        )
+    return ContextBundle(blocks=blocks, total_tokens=20, budget=200)
+
+
+@pytest.fixture(scope="module")
+def brain() -> RuleBasedBrain:
+    return RuleBasedBrain()
+
+
+SPAN = [
+    message("Hi! My name is Alex and I live in Uppsala.", 0),
+    message("Nice to meet you, Alex. How can I help?", 1, "assistant"),
+    message("We decided to go with K2. Remind me to file the VAT return.", 2),
+]
+
+
+def test_is_a_brain_named_rule_based(brain):
+    typed: Brain = brain
+    assert typed.name == RuleBasedBrain.name == "rule-based"
+
+
+def test_never_reports_events(brain):
+    brain.summarize(SPAN, max_tokens=50)
+    brain.extract(SPAN)
+    assert brain.drain_events() == []
+
+
+def test_summarize_fits_and_keeps_content(brain):
+    draft = brain.summarize(SPAN, max_tokens=40)
+    assert default_counter().count(draft.summary) <= 40
+    assert "K2" in draft.summary
+    assert draft.decisions == ["user: We decided to go with K2."]
+
+
+def test_condense_fits(brain):
+    text = "\n".join(
+        f"user: Invoice {i} of 1{i}00 kr is still unpaid." for i in range(30)
+    )
+    out = brain.condense(text, max_tokens=30)
+    assert 0 < default_counter().count(out) <= 30
+
+
+def test_extract_reads_user_turns_only(brain):
+    cands = brain.extract(SPAN)
+    assert {(c.key, c.value) for c in cands} == {
+        ("name", "Alex"),
+        ("home_city", "Uppsala"),
+        ("accounting_standard", "K2"),
+        ("reminder.file_vat_return", "file the VAT return"),
+    }
+    assert all(c.subject == "user" for c in cands)
+
+
+def test_extract_respects_the_category_vocabulary():
+    config = FactConfig()
+    only_identity = FactConfig(categories={"identity": config.policy("identity")})
+    cands = RuleBasedBrain(categories=only_identity).extract(SPAN)
+    assert cands and {c.category for c in cands} == {"identity"}
+
+
+def test_uses_the_injected_counter():
+    class WordCounter:
+        def count(self, text: str) -> int:
+            return len(text.split())
+
+    draft = RuleBasedBrain(counter=WordCounter()).summarize(SPAN, max_tokens=8)
+    assert 0 < len(draft.summary.split()) <= 8
+
+
+def test_respond_says_it_is_offline_and_lists_memory(brain):
+    context = bundle(
+        facts="[FACTS]\nUser facts:\n- name: Alex\n- home_city: Uppsala\n[END FACTS]",
+        episodes="<episodes>\n- 2024-05-01: user decided to go with K2.\n</episodes>",
+    )
+    reply = brain.respond(message("What do you know about me?", 5), context)
+    assert reply.startswith("[offline responder] No language model is configured")
+    assert "Facts used: name: Alex; home_city: Uppsala." in reply
+    assert "Episodes used: 2024-05-01: user decided to go with K2." in reply
+    assert "[FACTS]" not in reply and "User facts" not in reply
+
+
+def test_respond_with_empty_memory_says_none(brain):
+    reply = brain.respond(message("Hello?"), bundle())
+    assert "Facts used: none. Episodes used: none." in reply
+
+
+def test_respond_stays_short_with_a_lot_of_memory(brain):
+    facts = "\n".join(f"- fact number {i}: " + "word " * 30 for i in range(40))
+    episodes = "\n".join(
+        f"- episode {i}: " + "long summary text " * 20 for i in range(20)
+    )
+    reply = brain.respond(message("Tell me everything."), bundle(facts, episodes))
+    assert len(reply.split()) < 120
+    assert "more)" in reply
+
+
+def test_respond_is_deterministic(brain):
+    context = bundle(facts="- diet: vegan", episodes="- user moved to Oslo.")
+    question = message("Where do I live?")
+    assert brain.respond(question, context) == brain.respond(question, context)
+
+
+_PROBE = """
+import json, sys
+from datetime import UTC, datetime
+from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.types import Message
+texts = json.loads(sys.argv[1])
+at = datetime(2024, 1, 1, tzinfo=UTC)
+msgs = [Message(id=f"S:{i}", tenant="t", session="S", role=r, content=c, timestamp=at)
+        for i, (r, c) in enumerate(texts)]
+brain = RuleBasedBrain()
+out = {
+    "draft": brain.summarize(msgs, max_tokens=60).model_dump(),
+    "facts": [c.model_dump() for c in brain.extract(msgs)],
+    "condensed": brain.condense("\\n".join(c for _, c in texts), max_tokens=25),
+}
+print(json.dumps(out, sort_keys=True))
+"""
+
+
+@pytest.mark.slow
+def test_output_is_identical_across_processes_and_hash_seeds():
+    # Set iteration order changes with the hash seed; output must not.
+    texts = [
+        ["user", "Hey! I'm allergic to peanuts, shellfish and cats. I love hiking."],
+        ["assistant", "Noted. Do you want vegan recipes for Stockholm restaurants?"],
+        [
+            "user",
+            "We chose K2 over K3. Actually I switched to K3. I still need to pay.",
+        ],
+        ["user", "My sister Emma lives in Oslo; our fiscal year runs January to June."],
+    ]
+    outputs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        result = subprocess.run(
+            [sys.executable, "-c", _PROBE, json.dumps(texts)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            timeout=120,
+        )
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])["facts"]
+
+
+def test_respond_keeps_multi_line_episodes_together(brain):
+    episodes = (
+        '<memory type="episodes">\n'
+        "- [2024-05-01 12:00; turns S1:0..S1:4] user: We chose K2 &amp; Fortnox.\n"
+        "assistant: Noted.\n"
+        "- [2024-05-02 09:00; turns S2:0..S2:1] user: I moved to Oslo.\n"
+        "</memory>"
+    )
+    reply = brain.respond(message("What did we decide?"), bundle(episodes=episodes))
+    assert "user: We chose K2 & Fortnox. assistant: Noted.;" in reply
+    assert reply.endswith("user: I moved to Oslo.")
