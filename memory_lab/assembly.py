@@ -55,6 +55,9 @@ class AssemblyInput:
     episodes: Sequence[tuple[Episode, float]]
     summary: str
     window: Sequence[Message]
+    excerpts: Sequence[tuple[Message, float]] = ()
+    """Source turns of retrieved episodes, best match first (see retrieval)."""
+    excerpt_share: float = 0.6
 
 
 def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactConfig) -> list[Fact]:
@@ -85,6 +88,10 @@ def _fact_line(f: Fact, hedged: bool) -> str:
 def _episode_line(ep: Episode) -> str:
     turns = ep.turn_ids[0] if len(ep.turn_ids) == 1 else f"{ep.turn_ids[0]}..{ep.turn_ids[-1]}"
     return f"- [{ep.timespan}; turns {turns}] {ep.render()}"
+
+
+def _excerpt_line(m: Message) -> str:
+    return f"  > {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
 
 
 def _window_line(m: Message) -> str:
@@ -166,12 +173,7 @@ def assemble(
     summary_block = _block("summary", [summary_text] if summary_text else [], budget.summary, [], counter)
     remaining -= summary_block.tokens
 
-    episodes = [ep for ep, _ in data.episodes]
-    ep_lines = [_episode_line(ep) for ep in episodes]
-    ep_budget = max(0, remaining - wrapper - 2)
-    idx, _ = _fill(ep_lines, ep_budget, counter)
-    chosen = sorted(idx, key=lambda i: (episodes[i].first_seq, episodes[i].id))  # chronological
-    episodes_block = _block("episodes", [ep_lines[i] for i in chosen], budget.episodes, [episodes[i].id for i in chosen], counter)
+    episodes_block = _episodes_block(data, max(0, remaining - wrapper - 2), budget.episodes, counter)
 
     notice = ContextBlock(kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens)
     blocks = [notice, facts_block, episodes_block, summary_block, window_block]
@@ -182,6 +184,39 @@ def assemble(
         hedged_fact_ids=sorted(hedged & set(facts_block.items)),
     )
     return _enforce_total(bundle, counter)
+
+
+def _episodes_block(data: AssemblyInput, room: int, budget: int, counter: TokenCounter) -> ContextBlock:
+    """Episode summaries and their best-matching source turns, grouped chronologically.
+
+    Excerpts are offered `excerpt_share` of the room first (best match first), then
+    summaries in rank order, then any room left goes to further excerpts.
+    """
+    episodes = [ep for ep, _ in data.episodes]
+    owner = {}
+    for ep in episodes:
+        for seq in range(ep.first_seq, ep.last_seq + 1):
+            owner.setdefault(seq, ep.id)
+    excerpts = [m for m, _ in data.excerpts if m.seq in owner]
+    ex_lines = [_excerpt_line(m) for m in excerpts]
+    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter)
+    ep_lines = [_episode_line(ep) for ep in episodes]
+    ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter)
+    taken = set(ex_idx)
+    more, _ = _fill([ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))], room - ex_used - ep_used, counter)
+    ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
+    chosen_eps = {episodes[i].id for i in ep_idx}
+    rows: list[tuple[int, int, str, str]] = []  # (first_seq, order, line, item id)
+    for i in ep_idx:
+        rows.append((episodes[i].first_seq, -1, ep_lines[i], episodes[i].id))
+    ep_by_id = {ep.id: ep for ep in episodes}
+    for i in ex_idx:
+        ep = ep_by_id[owner[excerpts[i].seq]]
+        rows.append((ep.first_seq, excerpts[i].seq, ex_lines[i], excerpts[i].id))
+        if ep.id not in chosen_eps:  # an excerpt still names its episode's span
+            chosen_eps.add(ep.id)
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return _block("episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter)
 
 
 def _enforce_total(bundle: ContextBundle, counter: TokenCounter) -> ContextBundle:

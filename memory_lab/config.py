@@ -215,6 +215,15 @@ class RetrievalConfig(Frozen):
     max_distance: float = Field(
         default=1.2, gt=0.0, le=2.0, description="Cosine distance cutoff (0..2)."
     )
+    expand_turns: bool = Field(
+        default=True,
+        description="Expand retrieved episodes to their source turns that best match "
+        "the query (verbatim excerpts beside the summaries).",
+    )
+    excerpt_share: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="Share of the episode budget first offered to source-turn excerpts.",
+    )
 
 
 class LimitsConfig(Frozen):

@@ -172,6 +172,11 @@ _VALUE_CLASSES: dict[str, frozenset[str]] = {
         "editor": "vim neovim emacs vscode pycharm intellij sublime",
         "operating_system": "linux macos ubuntu debian windows",
         "accounting_software": "fortnox visma bokio quickbooks xero",
+        "code_host": "github gitlab bitbucket codeberg sourcehut",
+        "cloud_provider": "aws azure gcp heroku digitalocean linode hetzner vercel "
+        "netlify",
+        # only names that are not also ordinary words ("spring", "express")
+        "web_framework": "django flask fastapi laravel symfony phoenix nextjs",
         "language": " ".join(_LANGUAGES),
     }.items()
 }
@@ -180,7 +185,8 @@ _NOT_NAMES = frozenset(
     """i the a an not just so very really sorry fine good great okay ok here there
     back home done ready happy sure glad still also actually currently now today
     tomorrow yesterday tired busy new from in at on well yes no hey hi hello thanks
-    mr mrs ms dr""".split()
+    mr mrs ms dr same look looky right over out up down me us you we they everyone
+    everybody all""".split()
     + _LANGUAGES
     + _NATIONALITIES
     + _DAYS
@@ -232,10 +238,11 @@ _LIST_STOPS = (
 _LEADIN = (
     r"^(?:(?:hi|hello|hey|well|so|ok|okay|oh|and|also|btw)(?:\s+there)?[,!.]?\s+)*"
 )
-_PHRASE = r"(?P<v>[^.,;:!?()\[\]\"\n]+?)"
+# Digits keep their separators ("Python 3.11", "1,500") inside a value.
+_PHRASE = r"(?P<v>(?:[^.,;:!?()\[\]\"\n]|(?<=\d)[.,](?=\d))+?)"
 _LIST = r"(?P<v>[^.;:!?()\[\]\"\n]+?)"
 _DASH = r"\s+[-–—]+\s"
-_END = rf"(?=\s*(?:[.,;:!?()\[\]\"\n]|$)|\s+{_STOPS}\b|{_DASH})"
+_END = rf"(?=\s*(?:(?!(?<=\d)[.,]\d)[.,;:!?()\[\]\"\n]|$)|\s+{_STOPS}\b|{_DASH})"
 _LIST_END = rf"(?=\s*(?:[.;:!?()\[\]\"\n]|$)|\s+{_LIST_STOPS}\b|{_DASH})"
 _CAPW = r"(?-i:[A-ZÀ-ÖØ-Þ][\w'’-]*)"
 _PLACE = (
@@ -363,7 +370,7 @@ def _classed(prefix: str) -> KeyFn:
     """Key by value class when known ('K2' -> accounting_standard), else a slot."""
 
     def key(m: re.Match[str], value: str) -> str | None:
-        return value_class(value) or _slot(prefix)(m, value)
+        return value_key(value, "language") or _slot(prefix)(m, value)
 
     return key
 
@@ -371,7 +378,7 @@ def _classed(prefix: str) -> KeyFn:
 def _choice(m: re.Match[str], value: str) -> str | None:
     # "K2 over K3" and "K3 over K2" must share a key so the later choice wins.
     other = m.groupdict().get("o") or ""
-    known = value_class(value) or value_class(other)
+    known = value_key(value, "language") or value_key(other, "language")
     if known:
         return known
     a, b = slug(value), slug(other)
@@ -400,7 +407,9 @@ def _name(_m: re.Match[str], value: str) -> str | None:
 
 def _place(key: str) -> KeyFn:
     def fn(_m: re.Match[str], value: str) -> str | None:
-        return None if value.split()[0].lower() in _NOT_PLACES else key
+        if value.split()[0].lower() in _NOT_PLACES or value_class(value):
+            return None
+        return key
 
     return fn
 
@@ -481,11 +490,149 @@ def _dont(_m: re.Match[str], value: str) -> str | None:
     return f"never.{slug(rest)}" if slug(rest) else None
 
 
+_VERSION = re.compile(r"^(?P<name>[A-Za-z][\w+#.-]*?)\s*v?\d+(?:\.\d+)+\b")
+
+
+def value_key(value: str, hint: str = "") -> str | None:
+    """The fixed slot a value implies, or None: its class, or its version slot.
+
+    'Python 3.11' names a version rather than a language, so it gets its own slot
+    ('python_version') and a later upgrade supersedes it. A language class is only
+    trusted when `hint` (the words that introduced the value) mentions language,
+    because 'Swedish' is as often a nationality as a language.
+    """
+    version = _VERSION.match(value.strip())
+    if version:
+        return f"{slug(version.group('name'), words=1)}_version"
+    cls = value_class(value)
+    if cls == "language" and "language" not in hint.lower():
+        return None
+    return cls
+
+
+def _named_value(value: str) -> bool:
+    """Whether a value names something: a proper noun, a number or a known class.
+
+    Possessive statements are common in chat ("my day was long"), but only the ones
+    that end in a name or a number are facts worth remembering.
+    """
+    words = value.split()
+    if not words or len(words) > 5:
+        return False
+    first = words[1] if words[0].lower() == "the" and len(words) > 1 else words[0]
+    if first in {"I", "I'm", "I’m"} or first.lower() in _VAGUE:
+        return False
+    return first[0].isupper() or first[0].isdigit() or value_class(first) is not None
+
+
+# Lone nouns that other rules own or that are too vague to be a slot ("my day is
+# Monday-shaped"); with a modifier they can be ("financial year", "business account").
+_NP_BLOCKED_ALONE = frozenset(
+    """name names birthday budget job role title position profession occupation
+    company business firm startup plan plans idea ideas point guess question answer
+    advice thought thoughts bad life day week weekend year month night morning evening
+    mind heart head turn fault pleasure gosh god goodness""".split()
+)
+# Openings that make the phrase someone else's slot or not a current one.
+_NP_BLOCKED_FIRST = frozenset(
+    "fav favorite favourite fave own only first last next old former".split()
+)
+_NP_STOP = frozenset(
+    """and or but i it he she they we you that this who which what when where there
+    here not no so to of in on at for with from as by if than then just also said
+    says thinks told still really""".split()
+)
+_RELATION_WORD = re.compile(rf"^(?:{_REL_SINGLE}|{_REL_MULTI})(?:s|es)?$", re.I)
+_START_VERBS = frozenset("starts begins opens start begin open".split())
+_END_VERBS = frozenset("ends closes finishes end close finish".split())
+
+
+def _np_slot(np: str) -> str | None:
+    """A slot named after a possessed noun phrase: 'main bank account' -> key.
+
+    The phrase is the user's own name for the thing, so it is the most stable key a
+    rule can derive without a domain table; relations and vague heads are refused.
+    """
+    np = re.sub(r"\s+of\s+choice$", "", np.strip(), flags=re.I)
+    words = [w.lower() for w in np.split()]
+    if not words or words[0] in _NP_BLOCKED_FIRST:
+        return None
+    if len(words) == 1 and words[0] in _NP_BLOCKED_ALONE:
+        return None
+    if any(w in _NP_STOP or _RELATION_WORD.match(w) for w in words):
+        return None
+    return slug(np) or None
+
+
+def _possessive(m: re.Match[str], value: str) -> str | None:
+    if not _named_value(value):
+        return None
+    np = m.group("np")
+    key = _np_slot(np)
+    if key is None:
+        return None
+    verb = (m.groupdict().get("verb") or "").lower()
+    if verb in _START_VERBS:
+        key += "_start"
+    elif verb in _END_VERBS:
+        key += "_end"
+    return value_key(value, np) or key
+
+
+_WE_VERB_SLOTS = {
+    "deploy": "deploy_target",
+    "host": "hosting",
+    "bank": "bank",
+    "run": "platform",
+    "store": "storage",
+    "keep": "storage",
+}
+
+
+def _we_verb(m: re.Match[str], value: str) -> str | None:
+    # "we host on Fridays" says when, not where
+    if not _named_value(value) or value.split()[0].lower().rstrip("s") in _NOT_PLACES:
+        return None
+    groups = m.groupdict()
+    verb = (groups.get("verb") or groups.get("verb2") or "").lower()
+    obj = groups.get("obj") or groups.get("obj2") or ""
+    owned = re.match(r"(?:my|our|the)\s+(.+)", obj, re.I)
+    fallback = (_np_slot(owned.group(1)) if owned else None) or _WE_VERB_SLOTS.get(verb)
+    return value_key(value) or fallback
+
+
+def _runs_on(_m: re.Match[str], value: str) -> str | None:
+    return (value_key(value) or "runs_on") if _named_value(value) else None
+
+
+_OBLIGATION_IGNORED = frozenset(
+    """say admit tell thank agree ask be go leave run confess mention apologize
+    apologise wait see know think warn hand give get hear share laugh dash""".split()
+)
+
+
+def _obligation(m: re.Match[str], value: str) -> str | None:
+    if value.split()[0].lower() in _OBLIGATION_IGNORED:
+        return None
+    return _slot("todo")(m, value)
+
+
+def _rather(m: re.Match[str], value: str) -> str | None:
+    return None if value.split()[0].lower() == "not" else _prefer(m, value)
+
+
+def _favorite_of(m: re.Match[str], _value: str) -> str | None:
+    kind = slug(m.group("k") or "", words=2)
+    return f"favorite_{kind}" if kind else "favorite"
+
+
 def _r(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
 _I = r"\b(?:I|we)"
+# What "my"/"our" owns: up to three words, and "X of choice" names X.
+_POSSESSED = r"(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?(?:\s+of\s+choice)?)"
 _ME = r"\bI"
 
 RULES: tuple[Rule, ...] = (
@@ -505,6 +652,12 @@ RULES: tuple[Rule, ...] = (
             rf"{_LEADIN}{_IM}\s+{_NAME}"
             rf"(?=\s*(?:[,.!;]|$)|\s+(?:and|from|here|by\s+the\s+way|btw)\b)"
         ),
+        _name,
+    ),
+    Rule(
+        "name_here",
+        "identity",
+        _r(rf"{_LEADIN}{_NAME}\s+here(?=\s*(?:[,.!;]|$))"),
         _name,
     ),
     Rule(
@@ -580,6 +733,21 @@ RULES: tuple[Rule, ...] = (
         _const("job_title"),
     ),
     Rule(
+        "job_by_day",
+        "identity",
+        _r(
+            rf"\bby\s+(?:day|profession|trade)\s*,?\s+{_IM}{_ADV}\s+(?:an?\s+)?"
+            rf"{_PHRASE}{_END}"
+        ),
+        _const("job_title"),
+    ),
+    Rule(
+        "job_by_trade",
+        "identity",
+        _r(rf"{_IM}\s+an?\s+{_PHRASE}\s+by\s+(?:profession|trade)\b"),
+        _const("job_title"),
+    ),
+    Rule(
         "work_in",
         "identity",
         _r(rf"(?:{_ME}{_ADV}\s+work|{_IM}{_ADV}\s+working)\s+in\s+{_PHRASE}{_END}"),
@@ -592,6 +760,12 @@ RULES: tuple[Rule, ...] = (
             rf"\bmy\s+{_REL}(?:{_A}s\s+name\s+is|\s+is\s+(?:called|named)|\s+(?:called"
             rf"|named)|,)?\s+{_NAME}"
         ),
+        _relation_name,
+    ),
+    Rule(
+        "relation_apposition",
+        "identity",
+        _r(rf"^{_LEADIN}{_NAME},\s+my\s+{_REL}\s*,"),
         _relation_name,
     ),
     Rule(
@@ -635,6 +809,30 @@ RULES: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "favorite_inverse",
+        "preference",
+        _r(
+            rf"{_LEADIN}(?:\w+,\s+)?(?P<v>\w[\w\s'’-]{{0,30}}?)\s+(?:is|are)\s+"
+            r"(?:(?:still|now|definitely|easily|probably)\s+)?my\s+(?:new\s+"
+            r"|all[\s-]time\s+|absolute\s+)?(?:fav(?:ou?rite)?|fave)"
+            r"(?:\s+(?!now\b|these\b)(?P<k>[a-z]+(?:\s+[a-z]+)?))?"
+            r"(?=\s*(?:[.,;:!?]|$)|\s+(?:now|these\s+days|at\s+the\s+moment|and|but)"
+            r"\b)"
+        ),
+        _favorite_of,
+    ),
+    Rule(
+        "rather",
+        "preference",
+        _r(
+            rf"{_ME}(?:{_A}d|\s+would){_ADV}\s+rather\s+(?:use|write|code\s+in|have"
+            r"|eat|drink|read|watch|listen\s+to|play|work\s+(?:in|with)|go\s+with"
+            rf"|stick\s+(?:with|to))\s+{_PHRASE}"
+            rf"(?:\s+(?:than|over|instead\s+of)\s+(?P<o>[^.,;:!?\n]+?))?{_END}"
+        ),
+        _rather,
+    ),
+    Rule(
         "prefer",
         "preference",
         _r(
@@ -648,7 +846,8 @@ RULES: tuple[Rule, ...] = (
         "likes",
         "preference",
         _r(
-            rf"(?:{_ME}{_ADV}\s+(?:like|love|enjoy|adore)|{_IM}{_ADV}\s+(?:into|keen\s+on"
+            rf"(?:{_ME}{_ADV}\s+(?:like|love|enjoy|adore)|{_ME}(?:{_A}ve|\s+have){_ADV}"
+            rf"\s+been{_ADV}\s+(?:more\s+)?into|{_IM}{_ADV}\s+(?:into|keen\s+on"
             rf"|passionate\s+about|(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of))\s+{_LIST}"
             rf"{_LIST_END}"
         ),
@@ -726,6 +925,18 @@ RULES: tuple[Rule, ...] = (
         ),
         _const("budget"),
     ),
+    Rule(
+        "runs_on",
+        "constraint",
+        _r(
+            r"\b(?:everything|all\s+(?:of\s+)?(?:it|this|our\s+code|the\s+code)"
+            r"|(?:the|our|my)\s+(?:code|app|application|service|stack|project|codebase"
+            r"|site|website|tool|scripts?))\s+(?:has|have|needs?|must|should)\s+"
+            rf"(?:to\s+)?(?:run|work|be\s+compatible)\s+(?:on|with|in|under)\s+"
+            rf"{_PHRASE}{_END}"
+        ),
+        _runs_on,
+    ),
     # instructions to the assistant
     Rule(
         "always_never",
@@ -768,6 +979,8 @@ RULES: tuple[Rule, ...] = (
         _r(
             r"\b(?:reply|respond|answer|write|talk|speak|chat)(?:\s+to\s+me)?\s+"
             r"(?:only\s+|always\s+)?in\s+(?P<v>(?-i:[A-Z])\w+)"
+            r"|\byour\s+(?:answers|replies|responses|messages)\s+(?:to\s+me\s+)?"
+            r"(?:only\s+|always\s+)?in\s+(?P<v2>(?-i:[A-Z])\w+)"
         ),
         lambda _m, v: "reply_language" if v.lower() in _LANGUAGES else None,
         request_ok=True,
@@ -823,6 +1036,48 @@ RULES: tuple[Rule, ...] = (
             rf"{_PHRASE}{_END}"
         ),
         _classed("uses"),
+    ),
+    Rule(
+        "possessive",
+        "knowledge",
+        _r(
+            rf"\b(?:my|our)\s+{_POSSESSED}(?:\s+(?:is|are)|{_A}s)\s+"
+            rf"(?:(?:with|on|in|at|into|through|via)\s+)?{_PHRASE}{_END}"
+        ),
+        _possessive,
+    ),
+    Rule(
+        "possessive_verb",
+        "knowledge",
+        _r(
+            rf"\b(?:my|our)\s+{_POSSESSED}\s+(?P<verb>lives?|sits?|goes|go|runs?|starts?"
+            r"|begins?|opens?|ends?|closes?|finishes|falls?|(?:is|are)\s+(?:hosted|kept"
+            r"|stored|held|based|banked|managed|handled|paid))\s+(?:on|in|into|at|with"
+            rf"|to|through|via|by)\s+{_PHRASE}{_END}"
+        ),
+        _possessive,
+    ),
+    Rule(
+        "for_me",
+        "knowledge",
+        _r(
+            rf"^{_LEADIN}(?:the\s+)?(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+for\s+"
+            r"(?:me|us)\s+(?:is|are|(?P<verb>starts?|begins?|opens?|ends?|closes?"
+            rf"|finishes))\s+(?:(?:on|in|at)\s+)?{_PHRASE}{_END}"
+        ),
+        _possessive,
+    ),
+    Rule(
+        "we_verb",
+        "knowledge",
+        _r(
+            rf"{_I}{_ADV}\s+(?:(?P<verb>deploy|host|bank)(?:\s+(?P<obj>(?:everything"
+            r"|it|all|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)))?"
+            r"|(?P<verb2>run|store|keep)\s+(?P<obj2>(?:my|our|the)\s+[a-z][\w-]*"
+            r"(?:\s+[a-z][\w-]*)?))\s+(?:to|on|with|at|in|into)\s+"
+            rf"{_PHRASE}{_END}"
+        ),
+        _we_verb,
     ),
     Rule(
         "count",
@@ -884,6 +1139,34 @@ RULES: tuple[Rule, ...] = (
         _slot("todo"),
     ),
     Rule(
+        "obligation",
+        "unresolved",
+        _r(
+            rf"{_ME}{_ADV}\s+(?:have\s+to|must|need\s+to|(?:{_A}ve|\s+have)\s+got\s+to"
+            rf"|gotta)\s+{_PHRASE}{_END}"
+        ),
+        _obligation,
+    ),
+    Rule(
+        "not_managed",
+        "unresolved",
+        _r(
+            rf"{_I}\s+(?:still\s+)?(?:haven{_A}?t|have\s+not)\s+(?:yet\s+)?(?:managed"
+            r"|gotten\s+around|got\s+(?:a)?round|had\s+(?:the\s+)?(?:time|chance)"
+            rf"|found\s+(?:the\s+)?time)\s+to\s+{_PHRASE}{_END}"
+        ),
+        _obligation,
+    ),
+    Rule(
+        "note_to_self",
+        "unresolved",
+        _r(
+            r"\b(?:note\s+to\s+self|open\s+item|reminder\s+to\s+self)\s*[:,-]\s*"
+            rf"(?:{_ME}\s+(?:must|have\s+to|need\s+to|should)\s+)?{_PHRASE}{_END}"
+        ),
+        _obligation,
+    ),
+    Rule(
         "undecided",
         "unresolved",
         _r(
@@ -925,7 +1208,8 @@ def _trim(value: str) -> str:
     value = re.sub(
         r"(?:\s+(?:now|anymore|too|also|as\s+well|a\s+lot|so\s+much|very\s+much|lately"
         r"|these\s+days|nowadays|at\s+the\s+moment|right\s+now|for\s+now|instead"
-        r"|already|though|anyway|really|lol|haha|today|again))+$",
+        r"|already|though|anyway|really|lol|haha|today|again|yet|soon|later"
+        r"|after\s+all|at\s+some\s+point|from\s+(?:now|here)\s+on|please))+$",
         "",
         value,
         flags=re.I,
@@ -951,16 +1235,29 @@ def _items(value: str) -> list[str]:
 # --------------------------------------------------------------------------
 
 _OLD = r"(?P<old>[^.,;:!?()\n]+?)"
-_NEW = r"(?P<v>[^.,;:!?()\n]+?)"
+_NEW = r"(?P<v>(?:[^.,;:!?()\n]|(?<=\d)[.,](?=\d))+?)"
 _LEAD = (
     rf"(?:(?:it{_A}s|it\s+is|i{_A}m|i\s+am|we{_A}re|we\s+are|we\s+use|i\s+use|now"
     rf"|but|rather|instead|just|only|actually)[\s,]+)*"
 )
+# "we moved to K3", "I moved my main account to Chase", "we rewrote the API in
+# Django": a change of what is used, whose slot is found from what is known.
+_SWITCH = _r(
+    rf"{_I}(?:{_A}ve|\s+have)?{_ADV}(?:\s+(?:finally|eventually|recently|since))?"
+    r"\s+(?P<verb>switched|changed|migrated|converted|moved|upgraded|downgraded"
+    r"|transferred|ported|rewrote|rewritten|rebuilt|gone\s+over|went\s+over)"
+    r"(?:\s+(?:over|back))?(?:\s+(?P<obj>(?:all\s+)?(?:my|our|the)\s+[a-z][\w-]*"
+    r"(?:\s+[a-z][\w-]*){0,2}?))?"
+    rf"(?:\s+from\s+{_OLD})?\s+(?:to|into|onto|in)\s+{_NEW}{_END}"
+)
+# "switch to French instead, please", "let's do Dutch from here on": a request
+# that changes a standing instruction.
+_SWITCH_IMPERATIVE = _r(
+    r"^(?:(?:actually|ok|okay|so|and|no|now|then|oh)[,\s]+)*(?:please\s+)?"
+    r"(?:(?:switch|change|go)(?:\s+(?:back|over))?\s+to|let['’]?s\s+(?:do|use|switch"
+    rf"\s+to|speak|write\s+in|talk\s+in))\s+{_NEW}{_END}"
+)
 _CORRECTION_RULES: tuple[re.Pattern[str], ...] = (
-    _r(
-        rf"{_I}(?:{_A}ve|\s+have)?{_ADV}\s+(?:switched|changed|migrated|converted|gone"
-        rf"\s+over|moved\s+over)(?:\s+over)?(?:\s+from\s+{_OLD})?\s+to\s+{_NEW}{_END}"
-    ),
     _r(rf"\bnot\s+{_OLD}\s+any\s?more\b[\s,;:.!-]*{_LEAD}{_NEW}{_END}"),
     _r(rf"\bno\s+longer\s+{_OLD}[\s,;:.!-]+{_LEAD}{_NEW}{_END}"),
     _r(
@@ -1000,15 +1297,98 @@ def _resolve_correction(
         return _CLASS_CATEGORY.get(cls, "knowledge"), cls
     if old:
         return ("knowledge", f"uses.{slug(old)}") if slug(old) else None
-    if match.re is _CORRECTION_RULES[0]:
-        # "I switched to Obsidian": what was replaced is unknown, what is used is not
-        return ("knowledge", f"uses.{slug(value)}") if slug(value) else None
     # "no, it's green now" names no slot: only trust it right after a fact of this
     # batch, and never for words that describe a state rather than a value.
     if recent and recent[-1].subject == subject and len(value.split()) <= 3:
         same_kind = value_class(recent[-1].value) in (None, value_class(value))
         if value.lower() not in _STATE_WORDS and same_kind:
             return recent[-1].category, recent[-1].key
+    return None
+
+
+_KEY_NOISE = frozenset(
+    """uses likes dislikes prefers choice decided plan todo reminder remember always
+    never name count""".split()
+)
+
+
+def _same_kind(
+    value: str, obj: str, sentence: str, mine: Sequence[FactLike]
+) -> FactLike | None:
+    """The known fact a new value replaces: same value kind, else named in words.
+
+    A value of a known kind ('French', 'K3') replaces the latest fact whose value is
+    of that kind; otherwise a fact whose key words appear in the object or the
+    sentence ('moved my main account' -> 'main_account').
+    """
+    kind = value_key(value, "language")
+    if kind:
+        for fact in reversed(mine):
+            if fact.key == kind or value_key(fact.value, "language") == kind:
+                return fact
+    words = {w.lower() for w in re.findall(r"[a-z]+", obj or sentence, re.I)}
+    for fact in reversed(mine):
+        parts = {p for p in re.split(r"[._]", fact.key) if len(p) > 2} - _KEY_NOISE
+        if parts and parts <= words:
+            return fact
+    return None
+
+
+def _resolve_switch(
+    match: re.Match[str],
+    value: str,
+    sentence: str,
+    subject: str,
+    earlier: Sequence[FactLike],
+) -> tuple[str, str] | None:
+    """The (category, key) a change of what is used lands on, or None.
+
+    The earlier fact it replaces wins, so the change supersedes it; failing that,
+    the value's fixed slot, the slot named by the object ('the repos'), and only for
+    verbs that mean a change of tool, 'uses.<value>'. A bare 'we moved to X' with
+    nothing known is a house move, left to the place rules.
+    """
+    mine = [f for f in earlier if f.subject == subject]
+    old = (match.groupdict().get("old") or "").strip()
+    if old:
+        for fact in reversed(mine):
+            if fact.value.casefold() == old.casefold() or (
+                old.casefold() in fact.value.casefold().split()
+            ):
+                return fact.category, fact.key
+    obj = match.groupdict().get("obj") or ""
+    replaced = _same_kind(value, obj, sentence if obj else "", mine)
+    if replaced is not None:
+        return replaced.category, replaced.key
+    kind = value_key(value) or (value_key(old) if old else None)
+    if kind:
+        return _CLASS_CATEGORY.get(kind, "knowledge"), kind
+    owned = re.sub(r"^(?:all\s+)?(?:my|our|the)\s+", "", obj, flags=re.I)
+    owned_key = _np_slot(owned) if owned else None
+    if owned_key:
+        return "knowledge", owned_key
+    if old and slug(old):
+        return "knowledge", f"uses.{slug(old)}"
+    verb = match.group("verb").lower()
+    if verb.startswith(("moved", "transferred")) or not slug(value):
+        return None
+    return "knowledge", f"uses.{slug(value)}"
+
+
+def _resolve_imperative_switch(
+    value: str, subject: str, earlier: Sequence[FactLike]
+) -> tuple[str, str] | None:
+    """The slot a requested change lands on, or None when it is too vague to keep.
+
+    It replaces the known fact of the same kind; with nothing known, only a named
+    language is unambiguous (it can only mean the reply language).
+    """
+    mine = [f for f in earlier if f.subject == subject]
+    replaced = _same_kind(value, "", "", mine)
+    if replaced is not None:
+        return replaced.category, replaced.key
+    if value.split()[0].lower() in _LANGUAGES:
+        return "instruction", "reply_language"
     return None
 
 
@@ -1051,8 +1431,10 @@ def _usable(value: str) -> bool:
     """False for values that point elsewhere ("that", "your idea") or say nothing."""
     if not value:
         return False
-    first = value.split()[0].lower().replace("’", "'")
-    return first not in _VAGUE and not _FILLER_OBJECTS.match(value)
+    words = value.lower().replace("’", "'").split()
+    # "making this" points back at something said before as much as "this" does
+    pointer = len(words) <= 3 and words[-1] in {"this", "that", "it", "them"}
+    return words[0] not in _VAGUE and not pointer and not _FILLER_OBJECTS.match(value)
 
 
 def _confidence(text: str, *, open_item: bool = False) -> float:
@@ -1090,7 +1472,7 @@ def _sentence_hits(
         for match in rule.pattern.finditer(text):
             if rule.category != "instruction" and _negated_before(text, match.start()):
                 continue
-            raw = match.group("v") or ""
+            raw = match.group("v") or match.groupdict().get("v2") or ""
             for item in _items(raw) if rule.multi else [raw]:
                 value = _trim(item)
                 key = rule.key(match, value) if _usable(value) else None
@@ -1098,6 +1480,7 @@ def _sentence_hits(
                     hits.append(_Hit(rule.category, key, value, conf))
     if is_request or uncertain:
         return hits
+    hits.extend(_switch_hits(text, subject, earlier, to_assistant=to_assistant))
     for pattern in _CORRECTION_RULES:
         for match in pattern.finditer(text):
             value = _trim(match.group("v") or "")
@@ -1106,6 +1489,27 @@ def _sentence_hits(
             )
             if slot:
                 hits.append(_Hit(slot[0], slot[1], value, _confidence(text)))
+    return hits
+
+
+def _switch_hits(
+    text: str, subject: str, earlier: Sequence[FactLike], *, to_assistant: bool
+) -> list[_Hit]:
+    """Changes of what is used, stated or requested, resolved against known facts."""
+    hits: list[_Hit] = []
+    for match in _SWITCH.finditer(text):
+        if _negated_before(text, match.start()):
+            continue
+        value = _trim(match.group("v") or "")
+        slot = _usable(value) and _resolve_switch(match, value, text, subject, earlier)
+        if slot:
+            hits.append(_Hit(slot[0], slot[1], value, _confidence(text)))
+    match = _SWITCH_IMPERATIVE.search(text) if to_assistant else None
+    if match:
+        value = _trim(match.group("v") or "")
+        slot = _usable(value) and _resolve_imperative_switch(value, subject, earlier)
+        if slot:
+            hits.append(_Hit(slot[0], slot[1], value, CONFIDENCE_CORRECTION))
     return hits
 
 
@@ -1166,7 +1570,7 @@ def extract_candidates(
         for sentence in split_sentences(text):
             earlier = [*prior, *found]
             hits = _sentence_hits(
-                sentence, subject, earlier, found, to_assistant=not message.speaker
+                sentence, subject, earlier, found, to_assistant=subject == "user"
             )
             for hit in hits:
                 hit.category = _settled_category(hit, subject, earlier)

@@ -117,6 +117,7 @@ class FactMemory:
             outcome = reconcile(tenant, candidate, current, now, self.config)
             if outcome.action == "contradiction" and self.store.get(tenant, outcome.fact.id):
                 outcome = Outcome("noop", fact=outcome.fact)  # already flagged
+            outcome = self._unique_ids(tenant, outcome)
             for row in outcome.updates:
                 self.store.update(tenant, row)
             for row in outcome.inserts:
@@ -244,6 +245,27 @@ class FactMemory:
             # A row past its TTL reads as expired; record that so the chain stays honest.
             self.store.update(tenant, stale.model_copy(update={"status": "expired", "valid_until": stale.expires_at}))
         return live[-1] if live else None
+
+    def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
+        """Ids derive from content and time; a value set back at the same instant
+        (A -> B -> A in one batch) would reuse a row's id, so salt it."""
+        if not outcome.inserts or outcome.action == "noop":
+            return outcome
+        renamed, inserts = {}, []
+        for row in outcome.inserts:
+            new_id, n = row.id, 1
+            while self.store.get(tenant, new_id) is not None:
+                new_id, n = f"{row.id}-{n}", n + 1
+            renamed[row.id] = new_id
+            inserts.append(row.model_copy(update={"id": new_id}))
+        updates = [
+            u.model_copy(update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)})
+            for u in outcome.updates
+        ]
+        fact = outcome.fact
+        if fact is not None and fact.id in renamed:
+            fact = fact.model_copy(update={"id": renamed[fact.id]})
+        return Outcome(outcome.action, inserts, updates, fact, outcome.previous)
 
     def _require(self, tenant: str, fact_id: str) -> Fact:
         fact = self.store.get(tenant, fact_id)

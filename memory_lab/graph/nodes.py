@@ -5,11 +5,11 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from memory_lab.assembly import AssemblyInput, assemble
-from memory_lab.compression import build_episodes, update_running_summary
+from memory_lab.compression import build_episodes, episode_id, update_running_summary
 from memory_lab.fact_memory import make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
-from memory_lab.retrieval import search_episodes
+from memory_lab.retrieval import expand_episodes, search_episodes
 from memory_lab.triggers import decide
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
@@ -89,7 +89,8 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     decision = state["decision"]
     span, keep = window[: decision["compress_count"]], window[decision["compress_count"] :]
     now = deps.clock.now()
-    episodes = build_episodes(
+    stored, span = _already_compressed(deps, tenant, thread, span)
+    episodes = stored + build_episodes(
         tenant, thread, span,
         recipe=deps.config.recipe, brain=deps.brain, counter=deps.counter, now=now,
         config=deps.config.window, trigger="+".join(decision["triggers"]),
@@ -114,6 +115,30 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         "summary": summary,
         "step_events": state.get("step_events", []) + _log(deps, tenant, events),
     }
+
+
+def _already_compressed(
+    deps: Deps, tenant: str, thread: str, span: list[Message]
+) -> tuple[list, list[Message]]:
+    """Episodes a crashed earlier run stored for the start of this span, and the rest.
+
+    A kill between the episode write and the checkpoint leaves the window as it
+    was; the retry must not summarise the same turns into a second, overlapping
+    episode. Chunks start where the previous one ended, so probing the ids an
+    episode starting at each position could have is enough (a get by ids).
+    """
+    found_eps, pos = [], 0
+    longest = deps.config.recipe.episode_max_messages
+    while pos < len(span):
+        ends = span[pos : pos + longest]
+        ids = [episode_id(tenant, thread, span[pos].seq, m.seq) for m in ends]
+        found = deps.episodes.get(tenant, ids)
+        if not found:
+            break
+        ep = max(found, key=lambda e: e.last_seq)
+        found_eps.append(ep)
+        pos += next(i for i, m in enumerate(ends) if m.seq == ep.last_seq) + 1
+    return found_eps, span[pos:]
 
 
 def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
@@ -150,13 +175,18 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
 def build_context(deps: Deps, tenant: str, query: str, window: list[Message], summary: str) -> ContextBundle:
     """Retrieve (facts, then episodes) and assemble under the budget."""
     now = deps.clock.now()
+    retrieval = deps.config.retrieval
+    hits = search_episodes(deps.episodes, tenant, query, retrieval)
+    excerpts = expand_episodes(deps.transcript, tenant, query, hits) if retrieval.expand_turns else []
     data = AssemblyInput(
         query=query,
         now=now,
         facts=deps.facts.active(tenant, now=now),
-        episodes=search_episodes(deps.episodes, tenant, query, deps.config.retrieval),
+        episodes=hits,
         summary=summary,
         window=window,
+        excerpts=excerpts,
+        excerpt_share=retrieval.excerpt_share,
     )
     return assemble(data, deps.config.budget, deps.config.facts, deps.counter)
 

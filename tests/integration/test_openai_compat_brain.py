@@ -84,7 +84,7 @@ class RecordingBrain:
         self._note("condense", text)
         return "condensed by fallback"
 
-    def extract(self, messages: Sequence[Message]) -> list[FactCandidate]:
+    def extract(self, messages: Sequence[Message], *, known=()) -> list[FactCandidate]:
         self._note("extract", [m.id for m in messages])
         return [FactCandidate(category="identity", key="fallback", value="yes")]
 

@@ -1,0 +1,38 @@
+"""The sizes of a quick and a full benchmark run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How much each benchmark does."""
+
+    name: str
+    recipes: tuple[str, ...] = ("A", "B", "C")
+    baselines: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed")
+    growth_baselines: tuple[str, ...] = ("full", "window", "rag-bm25")
+    ingest_turns: int = 40
+    retrieval_sizes: tuple[int, ...] = (1_000, 10_000)
+    retrieval_queries: int = 8
+    growth_checkpoints: tuple[int, ...] = (100, 200, 400)
+    questions: int = 4
+    budget: int = 1500
+    locomo_eval: bool = False
+
+
+QUICK = Mode(name="quick")
+"""Under a minute on two cores: the trends, not the headline sizes."""
+
+FULL = Mode(
+    name="full",
+    growth_baselines=("full", "window", "rag-bm25", "rag-embed"),
+    ingest_turns=400,
+    retrieval_sizes=(1_000, 10_000, 100_000),
+    retrieval_queries=30,
+    growth_checkpoints=(100, 1_000, 3_000, 10_000),
+    questions=5,
+    locomo_eval=True,
+)
+"""The issue's sizes: 100k memories, 10,000-turn conversations, the LoCoMo dev eval."""

@@ -1,0 +1,264 @@
+"""Targets, ratios against the baselines, and the markdown table of one run."""
+
+from __future__ import annotations
+
+MEMORY_BASELINES = ("full", "window", "rag-bm25", "rag-embed")
+
+
+def _is_recipe(name: str) -> bool:
+    return name not in MEMORY_BASELINES
+
+
+def targets(results: dict) -> list[dict]:
+    """Each target of issue 7 with the measured value and whether it was met."""
+    out = []
+    sizes = results["retrieval"]["sizes"]
+    biggest = max(sizes, key=lambda r: r["episodes"]) if sizes else None
+    if biggest:
+        p95 = biggest["retrieval_and_assembly"]["p95_ms"]
+        scope = f"{biggest['episodes']:,} episodes + {biggest['facts']:,} facts"
+        full_size = biggest["episodes"] >= 100_000
+        out.append(
+            {
+                "target": "retrieval + assembly p95 <= 20 ms with 100k memories",
+                "measured": f"{p95} ms at {scope}",
+                "met": (p95 <= 20) if full_size else None,
+            }
+        )
+    recipes = [r for r in results["ingest"] if _is_recipe(r["system"])]
+    if recipes:
+        worst = max(recipes, key=lambda r: r["total"]["p95_ms"])
+        out.append(
+            {
+                "target": "ingest p95 <= 25 ms per turn "
+                "(rule-based brain, local embeddings)",
+                "measured": ", ".join(
+                    f"{r['system']} {r['total']['p95_ms']} ms" for r in recipes
+                ),
+                "met": worst["total"]["p95_ms"] <= 25,
+            }
+        )
+    growth = [g for g in results["growth"] if _is_recipe(g["system"])]
+    if growth:
+        first = growth[0]["points"][0]["turns"]
+        last = growth[0]["points"][-1]["turns"]
+        out.append(
+            {
+                "target": f"context tokens within 5% from {first} to {last} turns "
+                "(issue: 100 to 10,000)",
+                "measured": ", ".join(
+                    f"{g['system']} {g['context_change']:+.1%}" for g in growth
+                ),
+                "met": all(g["flat_within_5pct"] for g in growth),
+            }
+        )
+    loc = results.get("locomo_eval")
+    if loc:
+        out.append(
+            {
+                "target": "LoCoMo dev eval (A, B, C + baselines) <= 5 minutes",
+                "measured": f"{loc['seconds']} s"
+                if not loc["error"]
+                else f"error: {loc['error']}",
+                "met": (loc["seconds"] <= 300)
+                if loc["seconds"] and not loc["error"]
+                else False,
+            }
+        )
+    return out
+
+
+def ratios(results: dict) -> dict:
+    """Recipes against each baseline: ingest p50, context and stored tokens."""
+    out: dict[str, dict] = {"ingest_p50": {}, "context_tokens": {}, "stored_tokens": {}}
+    ingest = {r["system"]: r["total"]["p50_ms"] for r in results["ingest"]}
+    growth = {g["system"]: g["points"][-1] for g in results["growth"]}
+    for recipe in (s for s in ingest if _is_recipe(s)):
+        out["ingest_p50"][recipe] = {
+            b: round(ingest[recipe] / ingest[b], 1)
+            for b in ingest
+            if not _is_recipe(b) and ingest[b]
+        }
+    for recipe in (s for s in growth if _is_recipe(s)):
+        mine = growth[recipe]
+        out["context_tokens"][recipe] = {
+            b: round(mine["context_tokens_mean"] / growth[b]["context_tokens_mean"], 3)
+            for b in growth
+            if not _is_recipe(b) and growth[b]["context_tokens_mean"]
+        }
+        out["stored_tokens"][recipe] = {
+            b: round(mine["stored_tokens"] / growth[b]["stored_tokens"], 3)
+            for b in growth
+            if not _is_recipe(b) and growth[b]["stored_tokens"]
+        }
+    return out
+
+
+def _pair(s: dict) -> str:
+    return f"{s['p50_ms']} / {s['p95_ms']}"
+
+
+def _row(cells: list[object]) -> str:
+    return "| " + " | ".join("" if c is None else str(c) for c in cells) + " |"
+
+
+def _table(head: list[str], rows: list[list[object]]) -> list[str]:
+    return [_row(head), _row(["---"] * len(head)), *(_row(r) for r in rows), ""]
+
+
+def markdown(results: dict) -> str:
+    """The run as a markdown page: machine, targets, then one table per benchmark."""
+    m = results["machine"]
+    lines = [
+        f"# memory-lab bench ({results['mode']} mode)",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['ram_gb']} GB RAM; Python "
+        f"{m['python']} on {m['platform']}; {m['date']}; commit {m['git_commit']}. "
+        f"Load average at the end {m['load_average']}. "
+        f"Run took {results['seconds']} s; peak RSS {results['peak_rss_mb']} MB "
+        f"(after each stage: {results['peak_rss_mb_after']}).",
+        "",
+        f"Command: `{results['command']}`",
+        "",
+        "## Targets",
+        "",
+        *_table(
+            ["target", "measured", "met"],
+            [
+                [
+                    t["target"],
+                    t["measured"],
+                    {True: "yes", False: "**no**", None: "not measured at full size"}[
+                        t["met"]
+                    ],
+                ]
+                for t in results["targets"]
+            ],
+        ),
+        "## Ingest per turn (ms)",
+        "",
+        "Memory recipes on SQLite + Chroma in a temporary folder, rule-based brain, "
+        "local MiniLM embeddings. Parts: p50/p95 over the turns where the part ran; "
+        "mean over all turns.",
+        "",
+    ]
+    rows = []
+    for r in results["ingest"]:
+        t = r["total"]
+        parts = r.get("parts", {})
+        cells = [r["system"], r["turns"], t["p50_ms"], t["p95_ms"], t["max_ms"]]
+        for p in ("trigger_check", "compression", "embedding", "extraction"):
+            s = parts.get(p)
+            cells.append(
+                f"{s['p50_ms']} / {s['p95_ms']} ({s['mean_per_turn_ms']})"
+                if s and s["n"]
+                else ""
+            )
+        rows.append(cells)
+    lines += _table(
+        [
+            "system",
+            "turns",
+            "p50",
+            "p95",
+            "max",
+            "trigger check",
+            "compression",
+            "embedding",
+            "extraction",
+        ],
+        rows,
+    )
+    r = results["retrieval"]
+    lines += ["## Retrieval and assembly (ms)", "", f"Note: {r['vectors']}.", ""]
+    lines += _table(
+        [
+            "episodes",
+            "facts",
+            "episode search p50/p95",
+            "fact read p50/p95",
+            "retrieval+assembly p50/p95",
+            "context tokens",
+            "load (s)",
+        ],
+        [
+            [
+                f"{s['episodes']:,}",
+                f"{s['facts']:,}",
+                f"{s['episode_search']['p50_ms']} / {s['episode_search']['p95_ms']}",
+                f"{s['fact_read']['p50_ms']} / {s['fact_read']['p95_ms']}",
+                _pair(s["retrieval_and_assembly"]),
+                s["context_tokens_mean"],
+                f"{s['load_episodes_s']} + {s['load_facts_s']}",
+            ]
+            for s in r["sizes"]
+        ],
+    )
+    checkpoints = (
+        [p["turns"] for p in results["growth"][0]["points"]]
+        if results["growth"]
+        else []
+    )
+    lines += ["## Context tokens per request as the conversation grows", ""]
+    lines += _table(
+        ["system", *[f"{c:,} turns" for c in checkpoints], "change"],
+        [
+            [
+                g["system"],
+                *[p["context_tokens_mean"] for p in g["points"]],
+                f"{g['context_change']:+.1%}",
+            ]
+            for g in results["growth"]
+        ],
+    )
+    lines += ["## Memory stored (tokens) as the conversation grows", ""]
+    lines += _table(
+        ["system", *[f"{c:,} turns" for c in checkpoints]],
+        [
+            [g["system"], *[p["stored_tokens"] for p in g["points"]]]
+            for g in results["growth"]
+        ],
+    )
+    lines += ["## Context latency as the conversation grows (p50 ms)", ""]
+    lines += _table(
+        ["system", *[f"{c:,} turns" for c in checkpoints]],
+        [
+            [g["system"], *[p["context_latency"]["p50_ms"] for p in g["points"]]]
+            for g in results["growth"]
+        ],
+    )
+    rat = results["ratios"]
+    lines += [
+        "## Ratios against the baselines",
+        "",
+        "recipe / baseline: ingest p50, context tokens and stored tokens at the "
+        "last growth checkpoint.",
+        "",
+    ]
+    rows = []
+    for recipe in rat["context_tokens"]:
+        for b in rat["context_tokens"][recipe]:
+            rows.append(
+                [
+                    recipe,
+                    b,
+                    rat["ingest_p50"].get(recipe, {}).get(b),
+                    rat["context_tokens"][recipe][b],
+                    rat["stored_tokens"][recipe].get(b),
+                ]
+            )
+    lines += _table(
+        ["recipe", "baseline", "ingest p50", "context tokens", "stored tokens"], rows
+    )
+    loc = results.get("locomo_eval")
+    if loc:
+        lines += [
+            "## LoCoMo dev eval",
+            "",
+            f"`{loc['command']}`: "
+            + (
+                f"{loc['seconds']} s" if not loc["error"] else f"failed: {loc['error']}"
+            ),
+            "",
+        ]
+    return "\n".join(lines)
