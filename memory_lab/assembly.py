@@ -7,6 +7,7 @@ that contains the delimiter cannot close the block and pose as instructions.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -40,6 +41,12 @@ def content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP and len(w) > 1}
 
 
+@functools.lru_cache(maxsize=200_000)
+def fact_words(subject: str, key: str, value: str) -> frozenset[str]:
+    """Content words of a fact, cached: facts are ranked against every query."""
+    return frozenset(content_words(f"{subject} {key.replace('_', ' ')} {value}"))
+
+
 def escape(text: str) -> str:
     """Neutralise markup so content cannot close or open a memory block."""
     return html.escape(text, quote=False)
@@ -70,7 +77,7 @@ def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactCon
     kept = [f for f in facts if effective_confidence(f, now, config) >= config.confidence_floor]
 
     def key(f: Fact) -> tuple:
-        overlap = len(words & content_words(f"{f.subject} {f.key.replace('_', ' ')} {f.value}"))
+        overlap = len(words & fact_words(f.subject, f.key, f.value))
         first = 0 if f.category in ALWAYS_FIRST else 1
         priority = config.categories[f.category].priority if f.category in config.categories else 99
         return (first, -overlap, priority, -f.importance, -f.last_confirmed_at.timestamp(), f.id)

@@ -81,14 +81,32 @@ class FactMemory:
         self.clock = clock
         self.config = config
         self._lock = threading.RLock()
+        self._active_cache: dict[str, list[Fact]] = {}
 
     # --- reads -----------------------------------------------------------------
 
     def active(self, tenant: str, *, subject: str | None = None, now: datetime | None = None) -> list[Fact]:
         """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
         now = now or self.clock.now()
-        rows = self.store.rows(require_tenant(tenant), subject=subject, status="active")
-        return [r for r in rows if r.is_active(now)]
+        tenant = require_tenant(tenant)
+        with self._lock:
+            rows = self._active_cache.get(tenant)
+            if rows is None:
+                rows = self.store.rows(tenant, status="active")
+                self._active_cache[tenant] = rows
+        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+
+    def refresh(self, tenant: str | None = None) -> None:
+        """Forget cached reads, e.g. after another process wrote to the same store.
+
+        Reads of active facts are cached per tenant and dropped on every write made
+        through this object; writes always reconcile against the store itself.
+        """
+        with self._lock:
+            if tenant is None:
+                self._active_cache.clear()
+            else:
+                self._active_cache.pop(tenant, None)
 
     def rows(self, tenant: str) -> list[Fact]:
         """Every row of a tenant, whatever its status."""
@@ -119,9 +137,9 @@ class FactMemory:
                 outcome = Outcome("noop", fact=outcome.fact)  # already flagged
             outcome = self._unique_ids(tenant, outcome)
             for row in outcome.updates:
-                self.store.update(tenant, row)
+                self._update(tenant, row)
             for row in outcome.inserts:
-                self.store.insert(tenant, row)
+                self._insert(tenant, row)
             kind, detail = _describe(outcome)
             undo = None
             if outcome.action in ("added", "superseded"):
@@ -141,7 +159,7 @@ class FactMemory:
         with self._lock:
             fact = self._require(tenant, fact_id)
             now = self.clock.now()
-            self.store.update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+            self._update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
             event = make_event(
                 tenant, "fact_forgotten", now, f"Forgot {fact.subject}.{fact.category}.{fact.key}",
                 [fact.id], {"op": "restore", "fact": fact.id},
@@ -171,7 +189,7 @@ class FactMemory:
             op = event.undo["op"]
             fact = self._require(tenant, event.undo["fact"])
             if op == "revert":
-                self.store.update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+                self._update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
                 restore = event.undo.get("restore")
                 if restore:
                     prev = self._require(tenant, restore)
@@ -180,7 +198,7 @@ class FactMemory:
                         prev.model_copy(update={"status": "active", "superseded_by": None, "valid_until": None}),
                     )
             elif op == "restore":
-                self.store.update(tenant, fact.model_copy(update={"status": "active", "valid_until": None}))
+                self._update(tenant, fact.model_copy(update={"status": "active", "valid_until": None}))
             else:
                 raise MemoryLabError(f"unknown undo operation {op!r}")
             undone = make_event(tenant, "undone", now, f"Undid: {event.detail}", [event.id, *event.refs])
@@ -222,7 +240,7 @@ class FactMemory:
                     evidence="consolidated from " + ", ".join(m.id for m in members),
                 )
                 summary = new_fact(tenant, candidate, now, self.config)
-                self.store.insert(tenant, summary)
+                self._insert(tenant, summary)
                 for m in members:
                     self.store.update(
                         tenant, m.model_copy(update={"status": "superseded", "superseded_by": summary.id, "valid_until": now})
@@ -243,8 +261,16 @@ class FactMemory:
         live = [r for r in rows if r.is_active(now)]
         for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
             # A row past its TTL reads as expired; record that so the chain stays honest.
-            self.store.update(tenant, stale.model_copy(update={"status": "expired", "valid_until": stale.expires_at}))
+            self._update(tenant, stale.model_copy(update={"status": "expired", "valid_until": stale.expires_at}))
         return live[-1] if live else None
+
+    def _insert(self, tenant: str, row: Fact) -> None:
+        self._active_cache.pop(tenant, None)
+        self.store.insert(tenant, row)
+
+    def _update(self, tenant: str, row: Fact) -> None:
+        self._active_cache.pop(tenant, None)
+        self.store.update(tenant, row)
 
     def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
         """Ids derive from content and time; a value set back at the same instant

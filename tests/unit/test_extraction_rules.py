@@ -286,6 +286,12 @@ def test_encouragement_between_people_is_not_an_instruction():
     assert any(c.category == "instruction" for c in extract("Don't use jargon."))
 
 
+def test_a_speaker_labelled_user_still_instructs_the_assistant():
+    # data sets label the assistant's user "User"; that is not a second person
+    cands = extract("Always use metric units.", speaker="User")
+    assert [(c.subject, c.category) for c in cands] == [("user", "instruction")]
+
+
 def test_subject_defaults_to_user_without_speaker():
     assert {c.subject for c in extract("My name is Alex.")} == {"user"}
 
