@@ -42,9 +42,11 @@ def content_words(text: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=200_000)
-def fact_words(subject: str, key: str, value: str) -> frozenset[str]:
-    """Content words of a fact, cached: facts are ranked against every query."""
-    return frozenset(content_words(f"{subject} {key.replace('_', ' ')} {value}"))
+def fact_words(key: str, value: str) -> frozenset[str]:
+    """Content words of a fact's key and value, cached: facts are ranked against
+    every query. The subject is left out: in a two-person chat every fact names one
+    of the two, so a name in the question says little about which fact it asks."""
+    return frozenset(content_words(f"{key.replace('_', ' ').replace('.', ' ')} {value}"))
 
 
 def escape(text: str) -> str:
@@ -71,13 +73,18 @@ def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactCon
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
     Standing instructions, constraints and identity come first; the rest by overlap
-    with the query, then category priority, importance, recency and id.
+    with the query, then category priority, importance, recency and id. When some
+    facts share words with the query, facts that share none (outside the standing
+    categories) are left out, so their budget goes to episodes instead.
     """
     words = content_words(query)
     kept = [f for f in facts if effective_confidence(f, now, config) >= config.confidence_floor]
+    matching = {f.id for f in kept if words & fact_words(f.key, f.value)}
+    if matching:
+        kept = [f for f in kept if f.id in matching or f.category in ALWAYS_FIRST]
 
     def key(f: Fact) -> tuple:
-        overlap = len(words & fact_words(f.subject, f.key, f.value))
+        overlap = len(words & fact_words(f.key, f.value))
         first = 0 if f.category in ALWAYS_FIRST else 1
         priority = config.categories[f.category].priority if f.category in config.categories else 99
         return (first, -overlap, priority, -f.importance, -f.last_confirmed_at.timestamp(), f.id)
@@ -98,7 +105,7 @@ def _episode_line(ep: Episode) -> str:
 
 
 def _excerpt_line(m: Message) -> str:
-    return f"  > {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
+    return f"  + {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
 
 
 def _window_line(m: Message) -> str:
@@ -125,13 +132,14 @@ def _block(kind: str, lines: Sequence[str], budget: int, items: Sequence[str], c
 
 
 def _truncate_to(text: str, budget: int, counter: TokenCounter) -> str:
-    if counter.count(text) <= budget:
+    """The newest end of `text` that fits `budget` once escaped (escaping can add tokens)."""
+    if counter.count(escape(text)) <= budget:
         return text
     words = text.split()
     lo, hi = 0, len(words)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if counter.count(" ".join(words[-mid:])) <= budget:
+        if counter.count(escape("... " + " ".join(words[-mid:]))) <= budget:
             lo = mid
         else:
             hi = mid - 1
@@ -180,7 +188,9 @@ def assemble(
     summary_block = _block("summary", [summary_text] if summary_text else [], budget.summary, [], counter)
     remaining -= summary_block.tokens
 
-    episodes_block = _episodes_block(data, max(0, remaining - wrapper - 2), budget.episodes, counter)
+    room = max(0, remaining - wrapper - 2)
+    # Episodes get their own budget plus whatever the other blocks left unused.
+    episodes_block = _episodes_block(data, room, max(budget.episodes, room + wrapper), counter)
 
     notice = ContextBlock(kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens)
     blocks = [notice, facts_block, episodes_block, summary_block, window_block]
@@ -200,11 +210,7 @@ def _episodes_block(data: AssemblyInput, room: int, budget: int, counter: TokenC
     summaries in rank order, then any room left goes to further excerpts.
     """
     episodes = [ep for ep, _ in data.episodes]
-    owner = {}
-    for ep in episodes:
-        for seq in range(ep.first_seq, ep.last_seq + 1):
-            owner.setdefault(seq, ep.id)
-    excerpts = [m for m, _ in data.excerpts if m.seq in owner]
+    excerpts = [m for m, _ in data.excerpts]
     ex_lines = [_excerpt_line(m) for m in excerpts]
     ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter)
     ep_lines = [_episode_line(ep) for ep in episodes]
@@ -212,16 +218,9 @@ def _episodes_block(data: AssemblyInput, room: int, budget: int, counter: TokenC
     taken = set(ex_idx)
     more, _ = _fill([ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))], room - ex_used - ep_used, counter)
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
-    chosen_eps = {episodes[i].id for i in ep_idx}
-    rows: list[tuple[int, int, str, str]] = []  # (first_seq, order, line, item id)
-    for i in ep_idx:
-        rows.append((episodes[i].first_seq, -1, ep_lines[i], episodes[i].id))
-    ep_by_id = {ep.id: ep for ep in episodes}
-    for i in ex_idx:
-        ep = ep_by_id[owner[excerpts[i].seq]]
-        rows.append((ep.first_seq, excerpts[i].seq, ex_lines[i], excerpts[i].id))
-        if ep.id not in chosen_eps:  # an excerpt still names its episode's span
-            chosen_eps.add(ep.id)
+    # Chronological: each summary just before the turns it covers.
+    rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
+    rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
     rows.sort(key=lambda r: (r[0], r[1]))
     return _block("episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter)
 

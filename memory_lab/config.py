@@ -191,10 +191,10 @@ class BudgetConfig(Frozen):
     """Hard token budgets per block and in total for assembled context."""
 
     total: int = Field(default=1500, ge=50)
-    facts: int = Field(default=350, ge=0)
-    episodes: int = Field(default=550, ge=0)
-    summary: int = Field(default=200, ge=0)
-    window: int = Field(default=400, ge=0)
+    facts: int = Field(default=250, ge=0)
+    episodes: int = Field(default=850, ge=0)
+    summary: int = Field(default=120, ge=0)
+    window: int = Field(default=250, ge=0)
 
     def scaled(self, total: int) -> BudgetConfig:
         """The same shares at another total."""
@@ -211,7 +211,7 @@ class BudgetConfig(Frozen):
 class RetrievalConfig(Frozen):
     """Episodic search parameters."""
 
-    top_k: int = Field(default=8, ge=1)
+    top_k: int = Field(default=16, ge=1)
     max_distance: float = Field(
         default=1.2, gt=0.0, le=2.0, description="Cosine distance cutoff (0..2)."
     )
@@ -221,7 +221,7 @@ class RetrievalConfig(Frozen):
         "the query (verbatim excerpts beside the summaries).",
     )
     excerpt_share: float = Field(
-        default=0.6, ge=0.0, le=1.0,
+        default=0.9, ge=0.0, le=1.0,
         description="Share of the episode budget first offered to source-turn excerpts.",
     )
 

@@ -24,6 +24,7 @@ from memory_lab.errors import require_tenant
 from memory_lab.fact_memory import FactMemory
 from memory_lab.graph import Deps, builder
 from memory_lab.graph.nodes import build_context
+from memory_lab.retrieval import ExcerptIndex
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, Message, MemoryEvent, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -114,6 +115,7 @@ class MemoryEngine:
             clock=self.clock,
             config=self.config,
             counter=self.counter,
+            excerpts=ExcerptIndex(),
         )
         self.graph = builder().compile(checkpointer=self._checkpointer)
 

@@ -8,6 +8,7 @@ share the question's content words.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 
 from rank_bm25 import BM25Okapi
@@ -40,28 +41,67 @@ def search_episodes(
 
 
 def _terms(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in content_words(w)]
+    return sorted_terms(text)
 
 
-def expand_episodes(
-    transcript: TranscriptStore,
-    tenant: str,
-    query: str,
-    hits: Sequence[tuple[Episode, float]],
-) -> list[tuple[Message, float]]:
-    """Source turns of the retrieved episodes that share words with the query, best first.
+def sorted_terms(text: str) -> list[str]:
+    """Content words in order of appearance (BM25 wants a bag, repeats count)."""
+    words = content_words(text)
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words]
 
-    Summaries keep the gist; the exact name, date or number a question asks for is
-    often in one turn the summary dropped. The episodes found by meaning bound the
-    search, and BM25 over their turns picks the excerpts.
+
+DENSE_BONUS = 0.3
+"""Added to a turn's normalised BM25 score when its episode was found by meaning."""
+
+
+class ExcerptIndex:
+    """BM25 over every compressed turn of a tenant, rebuilt only after compression.
+
+    Episodes are the index by meaning; this is the index by exact words over the
+    same turns, so a name, date or number a summary dropped can still be shown
+    verbatim. It is a cache: the transcript and episode store stay the truth.
     """
-    turns: list[Message] = []
-    for ep, _ in hits:
-        turns.extend(transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq))
-    query_terms = _terms(query)
-    if not turns or not query_terms:
-        return []
-    corpus = [_terms(m.content) or ["_"] for m in turns]
-    scores = BM25Okapi(corpus).get_scores(query_terms)
-    ranked = sorted(zip(turns, scores, strict=True), key=lambda p: (-p[1], p[0].seq))
-    return [(m, float(s)) for m, s in ranked if s > 0]
+
+    def __init__(self) -> None:
+        self._built: dict[str, tuple[int, list[Message], BM25Okapi | None]] = {}
+        self._lock = threading.Lock()
+
+    def _index(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str):
+        count = episodes.count(tenant)
+        with self._lock:
+            cached = self._built.get(tenant)
+            if cached and cached[0] == count:
+                return cached[1], cached[2]
+        turns: list[Message] = []
+        for ep in episodes.get(tenant):
+            turns.extend(transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq))
+        bm25 = BM25Okapi([sorted_terms(m.content) or ["_"] for m in turns]) if turns else None
+        with self._lock:
+            self._built[tenant] = (count, turns, bm25)
+        return turns, bm25
+
+    def search(
+        self,
+        transcript: TranscriptStore,
+        episodes: EpisodeStore,
+        tenant: str,
+        query: str,
+        hits: Sequence[tuple[Episode, float]],
+    ) -> list[tuple[Message, float]]:
+        """Compressed turns sharing words with the query, best first."""
+        terms = sorted_terms(query)
+        turns, bm25 = self._index(transcript, episodes, tenant)
+        if not terms or bm25 is None:
+            return []
+        scores = bm25.get_scores(terms)
+        top = float(max(scores)) if len(scores) else 0.0
+        if top <= 0:
+            return []
+        dense = {seq for ep, _ in hits for seq in range(ep.first_seq, ep.last_seq + 1)}
+        ranked = [
+            (m, float(s) / top + (DENSE_BONUS if m.seq in dense else 0.0))
+            for m, s in zip(turns, scores, strict=True)
+            if s > 0
+        ]
+        ranked.sort(key=lambda p: (-p[1], p[0].seq))
+        return ranked

@@ -12,6 +12,7 @@ from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.fact_memory import FactMemory
+from memory_lab.retrieval import ExcerptIndex
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 
@@ -28,3 +29,4 @@ class Deps:
     clock: Clock
     config: MemoryConfig
     counter: TokenCounter
+    excerpts: ExcerptIndex

@@ -9,7 +9,7 @@ from memory_lab.compression import build_episodes, episode_id, update_running_su
 from memory_lab.fact_memory import make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
-from memory_lab.retrieval import expand_episodes, search_episodes
+from memory_lab.retrieval import search_episodes
 from memory_lab.triggers import decide
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
@@ -177,7 +177,11 @@ def build_context(deps: Deps, tenant: str, query: str, window: list[Message], su
     now = deps.clock.now()
     retrieval = deps.config.retrieval
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
-    excerpts = expand_episodes(deps.transcript, tenant, query, hits) if retrieval.expand_turns else []
+    excerpts = (
+        deps.excerpts.search(deps.transcript, deps.episodes, tenant, query, hits)
+        if retrieval.expand_turns
+        else []
+    )
     data = AssemblyInput(
         query=query,
         now=now,
