@@ -430,7 +430,7 @@ PRINTED_COLUMNS = [
 
 def print_table(summary: pd.DataFrame, console: Console | None = None) -> None:
     """Print the `all` rows' headline columns as a rich table."""
-    console = console or Console()
+    console = console or Console(width=max(Console().width, 150))
     rows = summary[summary["category"].astype(str) == "all"]
     shown = [
         c

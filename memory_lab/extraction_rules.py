@@ -1083,8 +1083,8 @@ RULES: tuple[Rule, ...] = (
         "count",
         "knowledge",
         _r(
-            rf"{_I}{_ADV}\s+(?:have|employ|own)\s+(?P<v>{_NUMBER}\s+(?:\w+\s+)?"
-            rf"(?P<noun>[a-z]+))\b"
+            rf"{_I}{_ADV}\s+(?:have|employ|own)\s+(?P<v>{_NUMBER}\s+(?:[\w-]+\s+)?"
+            r"(?P<noun>(?!(?:and|or|but|so|which|that|who|in|at)\b)[a-z]+))\b"
         ),
         _count,
     ),
@@ -1573,6 +1573,7 @@ def extract_candidates(
                 sentence, subject, earlier, found, to_assistant=subject == "user"
             )
             for hit in hits:
+                hit.key = _settled_favorite(hit.key, subject, earlier)
                 hit.category = _settled_category(hit, subject, earlier)
                 slot = (hit.category, hit.key)
                 if slot not in best or hit.confidence > best[slot][0].confidence:
@@ -1593,6 +1594,16 @@ def extract_candidates(
             out.append(candidate)
             found.append(_Prior(subject, hit.category, hit.key, hit.value))
     return out
+
+
+def _settled_favorite(key: str, subject: str, earlier: Sequence[FactLike]) -> str:
+    """A bare "X is my favourite (now)" updates the favourite last talked about."""
+    if key != "favorite":
+        return key
+    for fact in reversed(earlier):
+        if fact.subject == subject and fact.key.startswith("favorite_"):
+            return fact.key
+    return key
 
 
 def _settled_category(hit: _Hit, subject: str, earlier: Sequence[FactLike]) -> str:
