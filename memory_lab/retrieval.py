@@ -55,30 +55,50 @@ DENSE_BONUS = 0.3
 
 
 class ExcerptIndex:
-    """BM25 over every compressed turn of a tenant, rebuilt only after compression.
+    """BM25 over every compressed turn of a tenant.
 
     Episodes are the index by meaning; this is the index by exact words over the
     same turns, so a name, date or number a summary dropped can still be shown
-    verbatim. It is a cache: the transcript and episode store stay the truth.
+    verbatim. It is a cache: loaded once from the stores, then told about each new
+    compression (`add`), and re-scored lazily; the transcript stays the truth.
     """
 
     def __init__(self) -> None:
-        self._built: dict[str, tuple[int, list[Message], BM25Okapi | None]] = {}
+        self._turns: dict[str, list[Message]] = {}
+        self._terms: dict[str, list[list[str]]] = {}
+        self._bm25: dict[str, BM25Okapi | None] = {}
         self._lock = threading.Lock()
 
-    def _index(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str):
-        count = episodes.count(tenant)
-        with self._lock:
-            cached = self._built.get(tenant)
-            if cached and cached[0] == count:
-                return cached[1], cached[2]
+    def _load(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str) -> None:
+        if tenant in self._turns:
+            return
         turns: list[Message] = []
         for ep in episodes.get(tenant):
-            turns.extend(transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq))
-        bm25 = BM25Okapi([sorted_terms(m.content) or ["_"] for m in turns]) if turns else None
+            turns.extend(
+                transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq)
+            )
+        self._turns[tenant] = []
+        self._terms[tenant] = []
+        self._append(tenant, turns)
+
+    def _append(self, tenant: str, turns: Sequence[Message]) -> None:
+        self._turns[tenant].extend(turns)
+        self._terms[tenant].extend(sorted_terms(m.content) or ["_"] for m in turns)
+        self._bm25[tenant] = None  # rebuilt on the next search
+
+    def add(self, tenant: str, turns: Sequence[Message]) -> None:
+        """Index turns that were just compressed (a no-op until the tenant is loaded)."""
         with self._lock:
-            self._built[tenant] = (count, turns, bm25)
-        return turns, bm25
+            if tenant in self._turns and turns:
+                self._append(tenant, turns)
+
+    def _index(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str):
+        with self._lock:
+            self._load(transcript, episodes, tenant)
+            turns = self._turns[tenant]
+            if self._bm25.get(tenant) is None and turns:
+                self._bm25[tenant] = BM25Okapi(self._terms[tenant])
+            return turns, self._bm25.get(tenant)
 
     def search(
         self,

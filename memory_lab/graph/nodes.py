@@ -96,6 +96,7 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         config=deps.config.window, trigger="+".join(decision["triggers"]),
     )
     deps.episodes.add(tenant, episodes)
+    deps.excerpts.add(tenant, span)
     summary = update_running_summary(
         state.get("summary", ""), episodes, brain=deps.brain, counter=deps.counter, config=deps.config.window
     )
