@@ -85,7 +85,8 @@ class ConversationRun(Model):
     compressions: int = 0
     stored_facts: list[StoredFact] = Field(default_factory=list)
     gold_facts: list[dict] = Field(
-        default_factory=list, description="The conversation's gold facts (GoldFact dicts)."
+        default_factory=list,
+        description="The conversation's gold facts (GoldFact dicts).",
     )
     traps: list[dict] = Field(default_factory=list)
     turn_texts: dict[str, str] = Field(
@@ -135,5 +136,7 @@ class RunLog(Model):
         """Read a run.json, refusing versions this code does not know."""
         log = cls.model_validate_json(path.read_text(encoding="utf-8"))
         if log.version != LOG_VERSION:
-            raise ValueError(f"{path}: run log version {log.version}; expected {LOG_VERSION}")
+            raise ValueError(
+                f"{path}: run log version {log.version}; expected {LOG_VERSION}"
+            )
         return log

@@ -37,7 +37,20 @@ _EXPORTS = {
     "MemoryLabError": "memory_lab.errors",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ContextBundle",
+    "Episode",
+    "Fact",
+    "ManualClock",
+    "MemoryConfig",
+    "MemoryEngine",
+    "MemoryEvent",
+    "MemoryLabError",
+    "Message",
+    "Recipe",
+    "SystemClock",
+    "recipe",
+]
 
 if TYPE_CHECKING:
     from memory_lab.clock import ManualClock, SystemClock

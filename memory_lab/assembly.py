@@ -38,15 +38,22 @@ _STOP = frozenset(
 
 def content_words(text: str) -> set[str]:
     """Lower-cased words minus stop words: the vocabulary relevance is judged on."""
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP and len(w) > 1}
+    return {
+        w
+        for w in re.findall(r"[a-z0-9]+", text.lower())
+        if w not in _STOP and len(w) > 1
+    }
 
 
 @functools.lru_cache(maxsize=200_000)
 def fact_words(key: str, value: str) -> frozenset[str]:
     """Content words of a fact's key and value, cached: facts are ranked against
     every query. The subject is left out: in a two-person chat every fact names one
-    of the two, so a name in the question says little about which fact it asks."""
-    return frozenset(content_words(f"{key.replace('_', ' ').replace('.', ' ')} {value}"))
+    of the two, so a name in the question says little about which fact it asks.
+    """
+    return frozenset(
+        content_words(f"{key.replace('_', ' ').replace('.', ' ')} {value}")
+    )
 
 
 def escape(text: str) -> str:
@@ -69,7 +76,9 @@ class AssemblyInput:
     excerpt_share: float = 0.6
 
 
-def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactConfig) -> list[Fact]:
+def rank_facts(
+    facts: Sequence[Fact], query: str, now: datetime, config: FactConfig
+) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
     Standing instructions, constraints and identity come first; the rest by overlap
@@ -78,7 +87,11 @@ def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactCon
     categories) are left out, so their budget goes to episodes instead.
     """
     words = content_words(query)
-    kept = [f for f in facts if effective_confidence(f, now, config) >= config.confidence_floor]
+    kept = [
+        f
+        for f in facts
+        if effective_confidence(f, now, config) >= config.confidence_floor
+    ]
     matching = {f.id for f in kept if words & fact_words(f.key, f.value)}
     if matching:
         kept = [f for f in kept if f.id in matching or f.category in ALWAYS_FIRST]
@@ -86,8 +99,19 @@ def rank_facts(facts: Sequence[Fact], query: str, now: datetime, config: FactCon
     def key(f: Fact) -> tuple:
         overlap = len(words & fact_words(f.key, f.value))
         first = 0 if f.category in ALWAYS_FIRST else 1
-        priority = config.categories[f.category].priority if f.category in config.categories else 99
-        return (first, -overlap, priority, -f.importance, -f.last_confirmed_at.timestamp(), f.id)
+        priority = (
+            config.categories[f.category].priority
+            if f.category in config.categories
+            else 99
+        )
+        return (
+            first,
+            -overlap,
+            priority,
+            -f.importance,
+            -f.last_confirmed_at.timestamp(),
+            f.id,
+        )
 
     return sorted(kept, key=key)
 
@@ -100,7 +124,11 @@ def _fact_line(f: Fact, hedged: bool) -> str:
 
 
 def _episode_line(ep: Episode) -> str:
-    turns = ep.turn_ids[0] if len(ep.turn_ids) == 1 else f"{ep.turn_ids[0]}..{ep.turn_ids[-1]}"
+    turns = (
+        ep.turn_ids[0]
+        if len(ep.turn_ids) == 1
+        else f"{ep.turn_ids[0]}..{ep.turn_ids[-1]}"
+    )
     return f"- [{ep.timespan}; turns {turns}] {ep.render()}"
 
 
@@ -112,7 +140,9 @@ def _window_line(m: Message) -> str:
     return f"{m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
 
 
-def _fill(lines: Sequence[str], budget: int, counter: TokenCounter) -> tuple[list[int], int]:
+def _fill(
+    lines: Sequence[str], budget: int, counter: TokenCounter
+) -> tuple[list[int], int]:
     """Indices of the lines that fit in `budget`, in order, and their token count."""
     chosen, used = [], 0
     for i, line in enumerate(lines):
@@ -123,12 +153,24 @@ def _fill(lines: Sequence[str], budget: int, counter: TokenCounter) -> tuple[lis
     return chosen, used
 
 
-def _block(kind: str, lines: Sequence[str], budget: int, items: Sequence[str], counter: TokenCounter) -> ContextBlock:
+def _block(
+    kind: str,
+    lines: Sequence[str],
+    budget: int,
+    items: Sequence[str],
+    counter: TokenCounter,
+) -> ContextBlock:
     if not lines:
         return ContextBlock(kind=kind, text="", tokens=0, budget=budget, items=[])
     body = "\n".join(escape(line) for line in lines)
     text = f'<memory type="{kind}">\n{body}\n</memory>'
-    return ContextBlock(kind=kind, text=text, tokens=counter.count(text), budget=budget, items=list(items))
+    return ContextBlock(
+        kind=kind,
+        text=text,
+        tokens=counter.count(text),
+        budget=budget,
+        items=list(items),
+    )
 
 
 def _truncate_to(text: str, budget: int, counter: TokenCounter) -> str:
@@ -147,7 +189,10 @@ def _truncate_to(text: str, budget: int, counter: TokenCounter) -> str:
 
 
 def assemble(
-    data: AssemblyInput, budget: BudgetConfig, facts_config: FactConfig, counter: TokenCounter
+    data: AssemblyInput,
+    budget: BudgetConfig,
+    facts_config: FactConfig,
+    counter: TokenCounter,
 ) -> ContextBundle:
     """Build the context: notice, facts, episodes, running summary, recent turns.
 
@@ -174,25 +219,53 @@ def assemble(
         take.append(i)
         used += cost
     take.sort()
-    window_block = _block("window", [window_lines[i] for i in take], budget.window, [recent[i].id for i in take], counter)
+    window_block = _block(
+        "window",
+        [window_lines[i] for i in take],
+        budget.window,
+        [recent[i].id for i in take],
+        counter,
+    )
     remaining -= window_block.tokens
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)
-    hedged = {f.id for f in ranked if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below}
+    hedged = {
+        f.id
+        for f in ranked
+        if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
+    }
     fact_lines = [_fact_line(f, f.id in hedged) for f in ranked]
     idx, _ = _fill(fact_lines, max(0, min(budget.facts, remaining) - wrapper), counter)
-    facts_block = _block("facts", [fact_lines[i] for i in idx], budget.facts, [ranked[i].id for i in idx], counter)
+    facts_block = _block(
+        "facts",
+        [fact_lines[i] for i in idx],
+        budget.facts,
+        [ranked[i].id for i in idx],
+        counter,
+    )
     remaining -= facts_block.tokens
 
-    summary_text = _truncate_to(data.summary, max(0, min(budget.summary, remaining) - wrapper), counter) if data.summary else ""
-    summary_block = _block("summary", [summary_text] if summary_text else [], budget.summary, [], counter)
+    summary_text = (
+        _truncate_to(
+            data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
+        )
+        if data.summary
+        else ""
+    )
+    summary_block = _block(
+        "summary", [summary_text] if summary_text else [], budget.summary, [], counter
+    )
     remaining -= summary_block.tokens
 
     room = max(0, remaining - wrapper - 2)
     # Episodes get their own budget plus whatever the other blocks left unused.
-    episodes_block = _episodes_block(data, room, max(budget.episodes, room + wrapper), counter)
+    episodes_block = _episodes_block(
+        data, room, max(budget.episodes, room + wrapper), counter
+    )
 
-    notice = ContextBlock(kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens)
+    notice = ContextBlock(
+        kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens
+    )
     blocks = [notice, facts_block, episodes_block, summary_block, window_block]
     bundle = ContextBundle(
         blocks=blocks,
@@ -203,7 +276,9 @@ def assemble(
     return _enforce_total(bundle, counter)
 
 
-def _episodes_block(data: AssemblyInput, room: int, budget: int, counter: TokenCounter) -> ContextBlock:
+def _episodes_block(
+    data: AssemblyInput, room: int, budget: int, counter: TokenCounter
+) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
     Excerpts are offered `excerpt_share` of the room first (best match first), then
@@ -216,13 +291,19 @@ def _episodes_block(data: AssemblyInput, room: int, budget: int, counter: TokenC
     ep_lines = [_episode_line(ep) for ep in episodes]
     ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter)
     taken = set(ex_idx)
-    more, _ = _fill([ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))], room - ex_used - ep_used, counter)
+    more, _ = _fill(
+        [ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))],
+        room - ex_used - ep_used,
+        counter,
+    )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
     # Chronological: each summary just before the turns it covers.
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
     rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
     rows.sort(key=lambda r: (r[0], r[1]))
-    return _block("episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter)
+    return _block(
+        "episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter
+    )
 
 
 def _enforce_total(bundle: ContextBundle, counter: TokenCounter) -> ContextBundle:
@@ -231,7 +312,9 @@ def _enforce_total(bundle: ContextBundle, counter: TokenCounter) -> ContextBundl
     total = bundle.total_tokens
     order = ["episodes", "summary", "facts", "window"]
     while total > bundle.budget:
-        kind = next((k for k in order if any(b.kind == k and b.text for b in blocks)), None)
+        kind = next(
+            (k for k in order if any(b.kind == k and b.text for b in blocks)), None
+        )
         if kind is None:
             blocks = [b for b in blocks if b.kind != "instructions"]
             total = counter.count("\n\n".join(b.text for b in blocks if b.text))
@@ -241,7 +324,17 @@ def _enforce_total(bundle: ContextBundle, counter: TokenCounter) -> ContextBundl
         lines = b.text.split("\n")[1:-1]
         lines = lines[:-1]
         items = b.items[: len(lines)] if len(b.items) > len(lines) else b.items
-        text = f'<memory type="{kind}">\n' + "\n".join(lines) + "\n</memory>" if lines else ""
-        blocks[i] = b.model_copy(update={"text": text, "tokens": counter.count(text), "items": items if lines else []})
+        text = (
+            f'<memory type="{kind}">\n' + "\n".join(lines) + "\n</memory>"
+            if lines
+            else ""
+        )
+        blocks[i] = b.model_copy(
+            update={
+                "text": text,
+                "tokens": counter.count(text),
+                "items": items if lines else [],
+            }
+        )
         total = counter.count("\n\n".join(x.text for x in blocks if x.text))
     return bundle.model_copy(update={"blocks": blocks, "total_tokens": total})

@@ -21,16 +21,26 @@ from memory_lab.errors import MemoryLabError
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("replay", help="replay a conversation through the memory graph")
-    p.add_argument("--dataset", default="builtin", help="'builtin' or a conversation file")
+    p.add_argument(
+        "--dataset", default="builtin", help="'builtin' or a conversation file"
+    )
     p.add_argument(
         "--recipe",
         action="append",
         help="A, B, C or a combination such as A+B; repeat for several (default A, B, C)",
     )
-    p.add_argument("--json", action="store_true", help="print the final memory snapshot as JSON")
-    p.add_argument("--data", help="keep the stores in this folder (default: a temporary one)")
-    p.add_argument("--conversations", type=int, default=1, help="replay at most this many")
-    p.add_argument("--quiet", action="store_true", help="print only the per-recipe totals")
+    p.add_argument(
+        "--json", action="store_true", help="print the final memory snapshot as JSON"
+    )
+    p.add_argument(
+        "--data", help="keep the stores in this folder (default: a temporary one)"
+    )
+    p.add_argument(
+        "--conversations", type=int, default=1, help="replay at most this many"
+    )
+    p.add_argument(
+        "--quiet", action="store_true", help="print only the per-recipe totals"
+    )
     p.set_defaults(func=_run_replay)
 
 
@@ -61,7 +71,11 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 def _add_graph(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("graph", help="print the memory graph as a Mermaid diagram")
-    p.set_defaults(func=lambda _a: print(__import__("memory_lab.graph", fromlist=["mermaid"]).mermaid()) or 0)
+    p.set_defaults(
+        func=lambda _a: (
+            print(__import__("memory_lab.graph", fromlist=["mermaid"]).mermaid()) or 0
+        )
+    )
 
 
 def _add_app(sub: argparse._SubParsersAction) -> None:
@@ -74,11 +88,23 @@ def _add_app(sub: argparse._SubParsersAction) -> None:
 def _run_app(args: argparse.Namespace) -> int:
     app = Path(args.app)
     if not app.exists():
-        raise MemoryLabError(f"{app}: not found; run this from the project folder or pass --app")
+        raise MemoryLabError(
+            f"{app}: not found; run this from the project folder or pass --app"
+        )
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(app),
-        "--server.address", "127.0.0.1", "--server.port", str(args.port),
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app),
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(args.port),
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
     ]
     return subprocess.call(cmd, env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
 
@@ -93,12 +119,19 @@ def _run_main(_args: argparse.Namespace) -> int:
     for ep in sorted(entry_points(group="memory_lab.main"), key=lambda e: e.name):
         return int(ep.load()() or 0)
     replay_args = argparse.Namespace(
-        dataset="builtin", recipe=None, json=False, data=None, conversations=1, quiet=False
+        dataset="builtin",
+        recipe=None,
+        json=False,
+        data=None,
+        conversations=1,
+        quiet=False,
     )
     return _run_replay(replay_args)
 
 
-def _add_unavailable(sub: argparse._SubParsersAction, name: str, err: Exception) -> None:
+def _add_unavailable(
+    sub: argparse._SubParsersAction, name: str, err: Exception
+) -> None:
     """A plugin that cannot load still shows up, and says why when run."""
     p = sub.add_parser(name, help=f"(unavailable: {err})")
     p.add_argument("rest", nargs=argparse.REMAINDER)
@@ -111,7 +144,9 @@ def _add_unavailable(sub: argparse._SubParsersAction, name: str, err: Exception)
 
 def build_parser() -> argparse.ArgumentParser:
     """The full parser, with plugin sub-commands."""
-    parser = argparse.ArgumentParser(prog="memory-lab", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="memory-lab", description=__doc__.splitlines()[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for add in (_add_replay, _add_graph, _add_app, _add_main):
         add(sub)

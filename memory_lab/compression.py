@@ -19,16 +19,17 @@ from memory_lab.types import Episode, Message
 
 def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message]]:
     """Cut a span into episode-sized chunks: at session changes, at day (or week)
-    boundaries when the recipe has trigger C, and every `episode_max_messages`."""
+    boundaries when the recipe has trigger C, and every `episode_max_messages`.
+    """
     chunks: list[list[Message]] = []
     current: list[Message] = []
     for m in messages:
         if current:
             prev = current[-1]
             new_session = m.session != prev.session
-            new_period = recipe.c is not None and period_of(m.timestamp, recipe.c) != period_of(
-                prev.timestamp, recipe.c
-            )
+            new_period = recipe.c is not None and period_of(
+                m.timestamp, recipe.c
+            ) != period_of(prev.timestamp, recipe.c)
             full = len(current) >= recipe.episode_max_messages
             if new_session or new_period or full:
                 chunks.append(current)
@@ -48,7 +49,10 @@ def episode_id(tenant: str, thread: str, first_seq: int, last_seq: int) -> str:
 def summary_budget(original_tokens: int, config: WindowConfig) -> int:
     """How long an episode summary may be: a share of its source, within bounds."""
     target = int(original_tokens * config.episode_summary_ratio)
-    return max(config.episode_summary_min_tokens, min(config.episode_summary_max_tokens, target))
+    return max(
+        config.episode_summary_min_tokens,
+        min(config.episode_summary_max_tokens, target),
+    )
 
 
 def build_episodes(
@@ -96,7 +100,12 @@ def build_episodes(
 
 
 def update_running_summary(
-    summary: str, episodes: Sequence[Episode], *, brain: Brain, counter: TokenCounter, config: WindowConfig
+    summary: str,
+    episodes: Sequence[Episode],
+    *,
+    brain: Brain,
+    counter: TokenCounter,
+    config: WindowConfig,
 ) -> str:
     """Append the new episodes' gist; re-summarise when the summary passes its budget."""
     lines = [summary] if summary else []

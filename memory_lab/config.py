@@ -79,7 +79,9 @@ class Recipe(Frozen):
             part, _, field = key.partition("_")
             if part in ("a", "b", "c") and field:
                 if data.get(part) is None:
-                    raise ValueError(f"recipe {self.name!r} has no trigger {part.upper()}")
+                    raise ValueError(
+                        f"recipe {self.name!r} has no trigger {part.upper()}"
+                    )
                 data[part][field] = value
             elif key in data:
                 data[key] = value
@@ -124,12 +126,17 @@ class WindowConfig(Frozen):
 
     summary_budget_tokens: int = Field(default=300, ge=20)
     episode_summary_ratio: float = Field(
-        default=0.4, gt=0.0, le=1.0, description="Episode summary length / source length."
+        default=0.4,
+        gt=0.0,
+        le=1.0,
+        description="Episode summary length / source length.",
     )
     episode_summary_min_tokens: int = Field(default=40, ge=5)
     episode_summary_max_tokens: int = Field(default=220, ge=10)
     extract_every: int = Field(
-        default=1, ge=1, description="Extract facts once this many turns are unextracted."
+        default=1,
+        ge=1,
+        description="Extract facts once this many turns are unextracted.",
     )
 
 
@@ -179,7 +186,9 @@ class FactConfig(Frozen):
             return self.categories[category]
         except KeyError:
             known = ", ".join(sorted(self.categories))
-            raise ValueError(f"unknown fact category {category!r} (known: {known})") from None
+            raise ValueError(
+                f"unknown fact category {category!r} (known: {known})"
+            ) from None
 
     def ttl(self, category: str) -> timedelta | None:
         """Time to live of a category, or None."""
@@ -221,7 +230,9 @@ class RetrievalConfig(Frozen):
         "the query (verbatim excerpts beside the summaries).",
     )
     excerpt_share: float = Field(
-        default=0.9, ge=0.0, le=1.0,
+        default=0.9,
+        ge=0.0,
+        le=1.0,
         description="Share of the episode budget first offered to source-turn excerpts.",
     )
 
@@ -241,7 +252,9 @@ class LLMSettings(Frozen):
     timeout_s: float = Field(default=30.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
     retry_backoff_s: float = Field(
-        default=0.5, ge=0.0, description="First pause between retries; doubles each time."
+        default=0.5,
+        ge=0.0,
+        description="First pause between retries; doubles each time.",
     )
     structured_method: Literal["json_schema", "json_mode", "function_calling"] = (
         "json_schema"

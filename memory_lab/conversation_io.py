@@ -1,5 +1,6 @@
 """Reading conversations to replay: the built-in one, our JSON format, or any format a
-registered loader understands (entry point group `memory_lab.loaders`)."""
+registered loader understands (entry point group `memory_lab.loaders`).
+"""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ class Replayable:
 
 def builtin() -> Replayable:
     """The built-in demo conversation shipped with the package."""
-    text = resources.files("memory_lab.data").joinpath("builtin_conversation.json").read_text()
+    text = (
+        resources.files("memory_lab.data")
+        .joinpath("builtin_conversation.json")
+        .read_text()
+    )
     return _from_doc(json.loads(text), "builtin")
 
 
@@ -39,12 +44,20 @@ def _from_doc(doc: dict, origin: str) -> Replayable:
         try:
             out.append(Message.model_validate({"tenant": tenant, **raw}))
         except (ValidationError, TypeError) as err:
-            first = err.errors()[0] if isinstance(err, ValidationError) else {"msg": str(err), "loc": ()}
+            first = (
+                err.errors()[0]
+                if isinstance(err, ValidationError)
+                else {"msg": str(err), "loc": ()}
+            )
             where = ".".join(str(x) for x in first.get("loc", ()))
-            raise DatasetError(f"{origin}: message {i}: {where} {first['msg']}".strip()) from None
+            raise DatasetError(
+                f"{origin}: message {i}: {where} {first['msg']}".strip()
+            ) from None
     if not out:
         raise DatasetError(f"{origin}: the conversation has no messages")
-    return Replayable(name=doc.get("name") or Path(origin).stem, tenant=tenant, messages=out)
+    return Replayable(
+        name=doc.get("name") or Path(origin).stem, tenant=tenant, messages=out
+    )
 
 
 def load_replayable(spec: str) -> list[Replayable]:
@@ -64,7 +77,9 @@ def load_replayable(spec: str) -> list[Replayable]:
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as err:
-            raise DatasetError(f"{spec}: not valid JSON (line {err.lineno}: {err.msg})") from None
+            raise DatasetError(
+                f"{spec}: not valid JSON (line {err.lineno}: {err.msg})"
+            ) from None
         except UnicodeDecodeError:
             raise DatasetError(f"{spec}: not UTF-8 text") from None
         if isinstance(doc, dict) and "messages" in doc:

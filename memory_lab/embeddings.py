@@ -61,7 +61,10 @@ class MiniLMEmbedder:
         """Unit vectors for `texts`, computed in batches."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        out = [self._embed_batch(texts[i : i + self._batch]) for i in range(0, len(texts), self._batch)]
+        out = [
+            self._embed_batch(texts[i : i + self._batch])
+            for i in range(0, len(texts), self._batch)
+        ]
         return np.concatenate(out).astype(np.float32)
 
     def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
@@ -69,9 +72,17 @@ class MiniLMEmbedder:
             enc = self._tok.encode_batch([t or " " for t in texts])
         ids = np.array([e.ids for e in enc], dtype=np.int64)
         mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
-        pooled = (hidden * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        feeds = {
+            "input_ids": ids,
+            "attention_mask": mask,
+            "token_type_ids": np.zeros_like(ids),
+        }
+        hidden = self._session.run(
+            None, {k: v for k, v in feeds.items() if k in self._inputs}
+        )[0]
+        pooled = (hidden * mask[..., None]).sum(axis=1) / np.maximum(
+            mask.sum(axis=1, keepdims=True), 1
+        )
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return pooled / np.maximum(norms, 1e-12)
 

@@ -26,7 +26,7 @@ from memory_lab.graph import Deps, builder
 from memory_lab.graph.nodes import build_context
 from memory_lab.retrieval import ExcerptIndex
 from memory_lab.tokens import TokenCounter, default_counter
-from memory_lab.types import ContextBundle, Message, MemoryEvent, TriggerDecision
+from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
 
 
@@ -40,7 +40,11 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
     from memory_lab.brains.openai_compat import OpenAICompatBrain
 
     return OpenAICompatBrain(
-        config.llm, fallback=rules, counter=counter, clock=clock, facts=config.facts,
+        config.llm,
+        fallback=rules,
+        counter=counter,
+        clock=clock,
+        facts=config.facts,
         backoff_s=config.llm.retry_backoff_s,
     )
 
@@ -95,15 +99,21 @@ class MemoryEngine:
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
             self._checkpointer = InMemorySaver()
         else:
+            from memory_lab.stores import (
+                SqliteEventLog,
+                SqliteFactStore,
+                SqliteTranscriptStore,
+            )
             from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
-            from memory_lab.stores import SqliteEventLog, SqliteFactStore, SqliteTranscriptStore
 
             self.data_dir.mkdir(parents=True, exist_ok=True)
             db = self.data_dir / "memory.sqlite3"
             self.transcript = SqliteTranscriptStore(db)
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
             self.episodes = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
-            conn = sqlite3.connect(self.data_dir / "checkpoints.sqlite3", check_same_thread=False)
+            conn = sqlite3.connect(
+                self.data_dir / "checkpoints.sqlite3", check_same_thread=False
+            )
             self._checkpointer = SqliteSaver(conn)
         self.facts = FactMemory(fact_store, self.events, self.clock, self.config.facts)
         self.deps = Deps(
@@ -121,7 +131,9 @@ class MemoryEngine:
 
     # --- steps -----------------------------------------------------------------
 
-    def ingest(self, tenant: str, messages: Sequence[Message], *, thread: str = "main") -> StepResult:
+    def ingest(
+        self, tenant: str, messages: Sequence[Message], *, thread: str = "main"
+    ) -> StepResult:
         """Store turns and let the triggers and extraction run; nothing is answered.
 
         Raises:
@@ -130,15 +142,26 @@ class MemoryEngine:
         tenant = require_tenant(tenant)
         validate_batch(tenant, messages, self.config.limits)
         self._follow(messages)
-        return self._step(tenant, thread, {"incoming": [m.model_dump(mode="json") for m in messages]})
+        return self._step(
+            tenant, thread, {"incoming": [m.model_dump(mode="json") for m in messages]}
+        )
 
-    def chat(self, tenant: str, text: str, *, thread: str = "main", session: str | None = None, message_id: str | None = None) -> StepResult:
+    def chat(
+        self,
+        tenant: str,
+        text: str,
+        *,
+        thread: str = "main",
+        session: str | None = None,
+        message_id: str | None = None,
+    ) -> StepResult:
         """Ingest a user message and answer it with the assembled memory."""
         tenant = require_tenant(tenant)
         state = self.state(tenant, thread)
         now = self.clock.now()
         msg = Message(
-            id=message_id or f"{thread}:{state.get('last_seq', -1) + 1}:{now.strftime('%Y%m%dT%H%M%S%f')}",
+            id=message_id
+            or f"{thread}:{state.get('last_seq', -1) + 1}:{now.strftime('%Y%m%dT%H%M%S%f')}",
             tenant=tenant,
             session=session or state.get("session") or "s1",
             role="user",
@@ -146,7 +169,9 @@ class MemoryEngine:
             timestamp=now,
         )
         validate_batch(tenant, [msg], self.config.limits)
-        return self._step(tenant, thread, {"incoming": [msg.model_dump(mode="json")], "respond": True})
+        return self._step(
+            tenant, thread, {"incoming": [msg.model_dump(mode="json")], "respond": True}
+        )
 
     def tick(self, tenant: str, *, thread: str = "main") -> StepResult:
         """Re-check triggers at the clock's current time (after it was advanced)."""
@@ -154,7 +179,9 @@ class MemoryEngine:
 
     def close_session(self, tenant: str, *, thread: str = "main") -> StepResult:
         """End a chat: extract every turn past the watermark (seed 002)."""
-        return self._step(require_tenant(tenant), thread, {"incoming": [], "close_session": True})
+        return self._step(
+            require_tenant(tenant), thread, {"incoming": [], "close_session": True}
+        )
 
     # --- reads -----------------------------------------------------------------
 
@@ -165,15 +192,22 @@ class MemoryEngine:
 
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
-        return [Message.model_validate(m) for m in self.state(tenant, thread).get("window", [])]
+        return [
+            Message.model_validate(m)
+            for m in self.state(tenant, thread).get("window", [])
+        ]
 
-    def assemble(self, tenant: str, query: str, *, thread: str = "main") -> ContextBundle:
+    def assemble(
+        self, tenant: str, query: str, *, thread: str = "main"
+    ) -> ContextBundle:
         """The context the responder would be shown for `query`, without ingesting it."""
         tenant = require_tenant(tenant)
         with self._lock:
             state = self.state(tenant, thread)
             window = [Message.model_validate(m) for m in state.get("window", [])]
-            return build_context(self.deps, tenant, query, window, state.get("summary", ""))
+            return build_context(
+                self.deps, tenant, query, window, state.get("summary", "")
+            )
 
     def expand_episode(self, tenant: str, episode_id: str) -> list[Message]:
         """The source turns of an episode, from the transcript."""
@@ -182,7 +216,9 @@ class MemoryEngine:
         if not found:
             return []
         ep = found[0]
-        return self.transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq)
+        return self.transcript.messages(
+            tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq
+        )
 
     def snapshot(self, tenant: str, *, thread: str = "main", events: int = 200) -> dict:
         """One read model of the whole memory, for `--json`, the app and eval logs."""
@@ -202,10 +238,24 @@ class MemoryEngine:
 
     def _step(self, tenant: str, thread: str, update: dict) -> StepResult:
         with self._lock:
-            payload = {"tenant": tenant, "thread": thread, "respond": False, "close_session": False, **update}
-            out = self.graph.invoke(payload, self._config(tenant, thread), context=self.deps)
-        decision = TriggerDecision.model_validate(out["decision"]) if out.get("decision") else None
-        context = ContextBundle.model_validate(out["context"]) if out.get("context") else None
+            payload = {
+                "tenant": tenant,
+                "thread": thread,
+                "respond": False,
+                "close_session": False,
+                **update,
+            }
+            out = self.graph.invoke(
+                payload, self._config(tenant, thread), context=self.deps
+            )
+        decision = (
+            TriggerDecision.model_validate(out["decision"])
+            if out.get("decision")
+            else None
+        )
+        context = (
+            ContextBundle.model_validate(out["context"]) if out.get("context") else None
+        )
         return StepResult(
             decision=decision,
             events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],

@@ -34,7 +34,12 @@ def event_id(tenant: str, kind: str, at: datetime, refs: Sequence[str]) -> str:
 
 
 def make_event(
-    tenant: str, kind: str, at: datetime, detail: str, refs: Sequence[str] = (), undo: dict | None = None
+    tenant: str,
+    kind: str,
+    at: datetime,
+    detail: str,
+    refs: Sequence[str] = (),
+    undo: dict | None = None,
 ) -> MemoryEvent:
     """A MemoryEvent with a deterministic id."""
     return MemoryEvent(
@@ -75,7 +80,9 @@ def _describe(outcome: Outcome) -> tuple[str, str]:
 class FactMemory:
     """Reconciled, tenant-scoped access to structured facts."""
 
-    def __init__(self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig) -> None:
+    def __init__(
+        self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig
+    ) -> None:
         self.store = store
         self.events = events
         self.clock = clock
@@ -85,7 +92,9 @@ class FactMemory:
 
     # --- reads -----------------------------------------------------------------
 
-    def active(self, tenant: str, *, subject: str | None = None, now: datetime | None = None) -> list[Fact]:
+    def active(
+        self, tenant: str, *, subject: str | None = None, now: datetime | None = None
+    ) -> list[Fact]:
         """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
         now = now or self.clock.now()
         tenant = require_tenant(tenant)
@@ -112,9 +121,13 @@ class FactMemory:
         """Every row of a tenant, whatever its status."""
         return self.store.rows(require_tenant(tenant))
 
-    def history(self, tenant: str, category: str, key: str, subject: str = "user") -> list[Fact]:
+    def history(
+        self, tenant: str, category: str, key: str, subject: str = "user"
+    ) -> list[Fact]:
         """Every row ever stored for one key, oldest first: the supersession chain."""
-        return self.store.rows(require_tenant(tenant), subject=subject, category=category, key=key)
+        return self.store.rows(
+            require_tenant(tenant), subject=subject, category=category, key=key
+        )
 
     def confidence(self, fact: Fact, now: datetime | None = None) -> float:
         """Confidence after decay."""
@@ -133,7 +146,9 @@ class FactMemory:
                 # switched to K3" after "we chose K2") keeps the stored category.
                 candidate = candidate.model_copy(update={"category": current.category})
             outcome = reconcile(tenant, candidate, current, now, self.config)
-            if outcome.action == "contradiction" and self.store.get(tenant, outcome.fact.id):
+            if outcome.action == "contradiction" and self.store.get(
+                tenant, outcome.fact.id
+            ):
                 outcome = Outcome("noop", fact=outcome.fact)  # already flagged
             outcome = self._unique_ids(tenant, outcome)
             for row in outcome.updates:
@@ -143,13 +158,19 @@ class FactMemory:
             kind, detail = _describe(outcome)
             undo = None
             if outcome.action in ("added", "superseded"):
-                undo = {"op": "revert", "fact": outcome.fact.id, "restore": outcome.previous.id if outcome.previous else None}
+                undo = {
+                    "op": "revert",
+                    "fact": outcome.fact.id,
+                    "restore": outcome.previous.id if outcome.previous else None,
+                }
             event = make_event(tenant, kind, now, detail, [outcome.fact.id], undo)
             if outcome.action != "noop":
                 self.events.append(tenant, [event])
             return event
 
-    def write_many(self, tenant: str, candidates: Sequence[FactCandidate]) -> list[MemoryEvent]:
+    def write_many(
+        self, tenant: str, candidates: Sequence[FactCandidate]
+    ) -> list[MemoryEvent]:
         """Write candidates in order; returns one event per candidate."""
         return [self.write(tenant, c) for c in candidates]
 
@@ -159,10 +180,17 @@ class FactMemory:
         with self._lock:
             fact = self._require(tenant, fact_id)
             now = self.clock.now()
-            self._update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+            self._update(
+                tenant,
+                fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+            )
             event = make_event(
-                tenant, "fact_forgotten", now, f"Forgot {fact.subject}.{fact.category}.{fact.key}",
-                [fact.id], {"op": "restore", "fact": fact.id},
+                tenant,
+                "fact_forgotten",
+                now,
+                f"Forgot {fact.subject}.{fact.category}.{fact.key}",
+                [fact.id],
+                {"op": "restore", "fact": fact.id},
             )
             self.events.append(tenant, [event])
             return event
@@ -172,9 +200,15 @@ class FactMemory:
         tenant = require_tenant(tenant)
         fact = self._require(tenant, fact_id)
         candidate = FactCandidate(
-            category=fact.category, key=fact.key, value=fact.value, subject=fact.subject,
-            confidence=fact.confidence, importance=fact.importance, source=fact.source,
-            session=fact.session, turn_ids=[*fact.turn_ids, f"confirm@{self.clock.now().isoformat()}"],
+            category=fact.category,
+            key=fact.key,
+            value=fact.value,
+            subject=fact.subject,
+            confidence=fact.confidence,
+            importance=fact.importance,
+            source=fact.source,
+            session=fact.session,
+            turn_ids=[*fact.turn_ids, f"confirm@{self.clock.now().isoformat()}"],
             evidence=fact.evidence,
         )
         return self.write(tenant, candidate)
@@ -189,19 +223,33 @@ class FactMemory:
             op = event.undo["op"]
             fact = self._require(tenant, event.undo["fact"])
             if op == "revert":
-                self._update(tenant, fact.model_copy(update={"status": "forgotten", "valid_until": now}))
+                self._update(
+                    tenant,
+                    fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                )
                 restore = event.undo.get("restore")
                 if restore:
                     prev = self._require(tenant, restore)
                     self.store.update(
                         tenant,
-                        prev.model_copy(update={"status": "active", "superseded_by": None, "valid_until": None}),
+                        prev.model_copy(
+                            update={
+                                "status": "active",
+                                "superseded_by": None,
+                                "valid_until": None,
+                            }
+                        ),
                     )
             elif op == "restore":
-                self._update(tenant, fact.model_copy(update={"status": "active", "valid_until": None}))
+                self._update(
+                    tenant,
+                    fact.model_copy(update={"status": "active", "valid_until": None}),
+                )
             else:
                 raise MemoryLabError(f"unknown undo operation {op!r}")
-            undone = make_event(tenant, "undone", now, f"Undid: {event.detail}", [event.id, *event.refs])
+            undone = make_event(
+                tenant, "undone", now, f"Undid: {event.detail}", [event.id, *event.refs]
+            )
             self.events.append(tenant, [undone])
             return undone
 
@@ -229,12 +277,18 @@ class FactMemory:
                 members.sort(key=lambda f: (f.created_at, f.id))
                 values = []
                 for m in members:
-                    if normalise_value(m.value) not in {normalise_value(v) for v in values}:
+                    if normalise_value(m.value) not in {
+                        normalise_value(v) for v in values
+                    }:
                         values.append(m.value)
                 candidate = FactCandidate(
-                    category=category, key=f"{prefix}.all", value="; ".join(values), subject=subject,
+                    category=category,
+                    key=f"{prefix}.all",
+                    value="; ".join(values),
+                    subject=subject,
                     confidence=min(m.confidence for m in members),
-                    importance=max(m.importance for m in members), source="extracted",
+                    importance=max(m.importance for m in members),
+                    source="extracted",
                     session=members[-1].session,
                     turn_ids=sorted({t for m in members for t in m.turn_ids}),
                     evidence="consolidated from " + ", ".join(m.id for m in members),
@@ -243,10 +297,19 @@ class FactMemory:
                 self._insert(tenant, summary)
                 for m in members:
                     self.store.update(
-                        tenant, m.model_copy(update={"status": "superseded", "superseded_by": summary.id, "valid_until": now})
+                        tenant,
+                        m.model_copy(
+                            update={
+                                "status": "superseded",
+                                "superseded_by": summary.id,
+                                "valid_until": now,
+                            }
+                        ),
                     )
                 event = make_event(
-                    tenant, "facts_consolidated", now,
+                    tenant,
+                    "facts_consolidated",
+                    now,
                     f"Consolidated {len(members)} {category} facts under {subject}.{prefix}",
                     [summary.id, *(m.id for m in members)],
                 )
@@ -256,12 +319,19 @@ class FactMemory:
 
     # --- helpers ---------------------------------------------------------------
 
-    def _active_for(self, tenant: str, subject: str, key: str, now: datetime) -> Fact | None:
+    def _active_for(
+        self, tenant: str, subject: str, key: str, now: datetime
+    ) -> Fact | None:
         rows = self.store.rows(tenant, subject=subject, key=key, status="active")
         live = [r for r in rows if r.is_active(now)]
         for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
             # A row past its TTL reads as expired; record that so the chain stays honest.
-            self._update(tenant, stale.model_copy(update={"status": "expired", "valid_until": stale.expires_at}))
+            self._update(
+                tenant,
+                stale.model_copy(
+                    update={"status": "expired", "valid_until": stale.expires_at}
+                ),
+            )
         return live[-1] if live else None
 
     def _insert(self, tenant: str, row: Fact) -> None:
@@ -274,7 +344,8 @@ class FactMemory:
 
     def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
         """Ids derive from content and time; a value set back at the same instant
-        (A -> B -> A in one batch) would reuse a row's id, so salt it."""
+        (A -> B -> A in one batch) would reuse a row's id, so salt it.
+        """
         if not outcome.inserts or outcome.action == "noop":
             return outcome
         renamed, inserts = {}, []
@@ -285,7 +356,9 @@ class FactMemory:
             renamed[row.id] = new_id
             inserts.append(row.model_copy(update={"id": new_id}))
         updates = [
-            u.model_copy(update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)})
+            u.model_copy(
+                update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)}
+            )
             for u in outcome.updates
         ]
         fact = outcome.fact

@@ -81,7 +81,9 @@ def effective_confidence(fact: Fact, now: datetime, config: FactConfig) -> float
     return fact.confidence * 0.5 ** (age / days)
 
 
-def new_fact(tenant: str, candidate: FactCandidate, now: datetime, config: FactConfig) -> Fact:
+def new_fact(
+    tenant: str, candidate: FactCandidate, now: datetime, config: FactConfig
+) -> Fact:
     """The row a candidate becomes when it is stored."""
     ttl = config.ttl(candidate.category)
     return Fact(
@@ -132,19 +134,28 @@ def reconcile(
         no_upgrade = candidate.source == active.source or active.source == "explicit"
         if no_upgrade and set(candidate.turn_ids) <= set(active.turn_ids):
             return Outcome("noop", fact=active)
-        if candidate.source == "extracted" and candidate.confidence < stored_conf - RESTATE_MARGIN:
+        if (
+            candidate.source == "extracted"
+            and candidate.confidence < stored_conf - RESTATE_MARGIN
+        ):
             return Outcome("skipped_lower_confidence", fact=active)
         ttl = config.ttl(active.category)
         confirmed = active.model_copy(
             update={
-                "confidence": min(1.0, max(stored_conf, candidate.confidence) + config.confirm_boost),
+                "confidence": min(
+                    1.0, max(stored_conf, candidate.confidence) + config.confirm_boost
+                ),
                 "last_confirmed_at": now,
                 "expires_at": None if ttl is None else now + ttl,
                 "turn_ids": sorted(set(active.turn_ids) | set(candidate.turn_ids)),
-                "source": "explicit" if "explicit" in (candidate.source, active.source) else "extracted",
+                "source": "explicit"
+                if "explicit" in (candidate.source, active.source)
+                else "extracted",
             }
         )
-        return Outcome("confirmed", updates=[confirmed], fact=confirmed, previous=active)
+        return Outcome(
+            "confirmed", updates=[confirmed], fact=confirmed, previous=active
+        )
     blocked = active.source == "explicit" and candidate.source == "extracted"
     weaker = (
         candidate.source == "extracted"
@@ -154,9 +165,13 @@ def reconcile(
         flagged = new_fact(tenant, candidate, now, config).model_copy(
             update={"status": "contradiction", "conflicts_with": active.id}
         )
-        return Outcome("contradiction", inserts=[flagged], fact=flagged, previous=active)
+        return Outcome(
+            "contradiction", inserts=[flagged], fact=flagged, previous=active
+        )
     row = new_fact(tenant, candidate, now, config)
     ended = active.model_copy(
         update={"status": "superseded", "superseded_by": row.id, "valid_until": now}
     )
-    return Outcome("superseded", inserts=[row], updates=[ended], fact=row, previous=active)
+    return Outcome(
+        "superseded", inserts=[row], updates=[ended], fact=row, previous=active
+    )

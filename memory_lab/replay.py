@@ -46,15 +46,28 @@ class ReplayResult:
         return sum(vals) / len(vals) if vals else 0.0
 
 
-def replay(conv: Replayable, recipe: Recipe, data_dir: Path, *, progress: bool = True, config: MemoryConfig | None = None) -> ReplayResult:
+def replay(
+    conv: Replayable,
+    recipe: Recipe,
+    data_dir: Path,
+    *,
+    progress: bool = True,
+    config: MemoryConfig | None = None,
+) -> ReplayResult:
     """Feed every turn in order; after each, measure the context a next question would get."""
     base = config or MemoryConfig()
     clock = ManualClock(conv.messages[0].timestamp)
-    engine = MemoryEngine(data_dir, config=base.model_copy(update={"recipe": recipe}), clock=clock)
+    engine = MemoryEngine(
+        data_dir, config=base.model_copy(update={"recipe": recipe}), clock=clock
+    )
     result = ReplayResult(conversation=conv.name, recipe=recipe.name)
     try:
         items = list(enumerate(conv.messages, 1))
-        steps = track(items, description=f"replay {recipe.name}", transient=True) if progress else items
+        steps = (
+            track(items, description=f"replay {recipe.name}", transient=True)
+            if progress
+            else items
+        )
         for i, msg in steps:
             step = engine.ingest(conv.tenant, [msg])
             if step.compressed:
@@ -80,26 +93,64 @@ def replay(conv: Replayable, recipe: Recipe, data_dir: Path, *, progress: bool =
     return result
 
 
-def render_replay(results: list[ReplayResult], *, per_turn: bool = True, console: Console | None = None) -> None:
+def render_replay(
+    results: list[ReplayResult],
+    *,
+    per_turn: bool = True,
+    console: Console | None = None,
+) -> None:
     """Print per-turn tables and one totals row per recipe."""
     console = console or Console(width=max(Console().width, 110))
     if per_turn:
         for r in results:
             t = Table(title=f"{r.conversation} - recipe {r.recipe}", show_lines=False)
-            for col in ("turn", "id", "window msgs", "window tok", "episodes", "facts", "context tok", "fired"):
-                t.add_column(col, justify="right" if col not in ("id", "fired") else "left")
+            for col in (
+                "turn",
+                "id",
+                "window msgs",
+                "window tok",
+                "episodes",
+                "facts",
+                "context tok",
+                "fired",
+            ):
+                t.add_column(
+                    col, justify="right" if col not in ("id", "fired") else "left"
+                )
             for s in r.turns:
-                t.add_row(str(s.turn), s.message_id, str(s.window_messages), str(s.window_tokens),
-                          str(s.episodes), str(s.active_facts), str(s.context_tokens), s.fired)
+                t.add_row(
+                    str(s.turn),
+                    s.message_id,
+                    str(s.window_messages),
+                    str(s.window_tokens),
+                    str(s.episodes),
+                    str(s.active_facts),
+                    str(s.context_tokens),
+                    s.fired,
+                )
             console.print(t)
     totals = Table(title="Per recipe")
-    for col in ("conversation", "recipe", "turns", "compressions", "episodes", "facts", "ctx tok/turn", "ctx tok max"):
+    for col in (
+        "conversation",
+        "recipe",
+        "turns",
+        "compressions",
+        "episodes",
+        "facts",
+        "ctx tok/turn",
+        "ctx tok max",
+    ):
         totals.add_column(col, no_wrap=True)
     for r in results:
         active = sum(1 for f in r.snapshot.get("facts", []) if f["status"] == "active")
         totals.add_row(
-            r.conversation, r.recipe, str(len(r.turns)), str(r.compressions),
-            str(len(r.snapshot.get("episodes", []))), str(active),
-            f"{r.mean_context_tokens:.1f}", str(max((t.context_tokens for t in r.turns), default=0)),
+            r.conversation,
+            r.recipe,
+            str(len(r.turns)),
+            str(r.compressions),
+            str(len(r.snapshot.get("episodes", []))),
+            str(active),
+            f"{r.mean_context_tokens:.1f}",
+            str(max((t.context_tokens for t in r.turns), default=0)),
         )
     console.print(totals)

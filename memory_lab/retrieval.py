@@ -28,7 +28,9 @@ def search_episodes(
     """Top episodes for `query`, best first; the distance returned is the cosine one."""
     if not query.strip() or store.count(tenant) == 0:
         return []
-    hits = store.search(tenant, query, top_k=config.top_k * 3, max_distance=config.max_distance)
+    hits = store.search(
+        tenant, query, top_k=config.top_k * 3, max_distance=config.max_distance
+    )
     words = content_words(query)
 
     def score(hit: tuple[Episode, float]) -> tuple[float, str]:
@@ -69,13 +71,17 @@ class ExcerptIndex:
         self._bm25: dict[str, BM25Okapi | None] = {}
         self._lock = threading.Lock()
 
-    def _load(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str) -> None:
+    def _load(
+        self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
+    ) -> None:
         if tenant in self._turns:
             return
         turns: list[Message] = []
         for ep in episodes.get(tenant):
             turns.extend(
-                transcript.messages(tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq)
+                transcript.messages(
+                    tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq
+                )
             )
         self._turns[tenant] = []
         self._terms[tenant] = []

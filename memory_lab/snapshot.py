@@ -10,7 +10,9 @@ if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine
 
 
-def take_snapshot(engine: MemoryEngine, tenant: str, thread: str, *, events_limit: int = 200) -> dict:
+def take_snapshot(
+    engine: MemoryEngine, tenant: str, thread: str, *, events_limit: int = 200
+) -> dict:
     """Window, summary, episodes, facts (every row, with status at now), events, suggestions."""
     state = engine.state(tenant, thread)
     now = engine.clock.now()
@@ -44,7 +46,15 @@ def take_snapshot(engine: MemoryEngine, tenant: str, thread: str, *, events_limi
         },
         "episodes": episodes,
         "facts": facts,
-        "events": [e.model_dump(mode="json") for e in engine.events.events(tenant, limit=events_limit)],
-        "suggestions": [s.model_dump(mode="json") for s in suggest(engine.facts.active(tenant, now=now), now, engine.config.facts)],
+        "events": [
+            e.model_dump(mode="json")
+            for e in engine.events.events(tenant, limit=events_limit)
+        ],
+        "suggestions": [
+            s.model_dump(mode="json")
+            for s in suggest(
+                engine.facts.active(tenant, now=now), now, engine.config.facts
+            )
+        ],
         "transcript_messages": engine.transcript.count(tenant, thread),
     }

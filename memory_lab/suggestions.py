@@ -31,7 +31,9 @@ class Suggestion(BaseModel):
     fact_id: str
 
 
-def suggest(active: Sequence[Fact], now: datetime, config: FactConfig) -> list[Suggestion]:
+def suggest(
+    active: Sequence[Fact], now: datetime, config: FactConfig
+) -> list[Suggestion]:
     """Open items older than the configured days, and decisions that need a follow-up."""
     out = []
     for f in sorted(active, key=lambda f: (f.valid_from, f.id)):

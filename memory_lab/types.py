@@ -146,7 +146,8 @@ class Fact(Record):
     created_at: AwareDatetime
     status: FactStatus = "active"
     conflicts_with: str | None = Field(
-        default=None, description="For a flagged contradiction: the active row it disputes."
+        default=None,
+        description="For a flagged contradiction: the active row it disputes.",
     )
 
     def is_active(self, now: datetime) -> bool:

@@ -36,7 +36,9 @@ def validate_message(message: Message, limits: LimitsConfig) -> None:
         ) from None
 
 
-def validate_batch(tenant: str, messages: Sequence[Message], limits: LimitsConfig) -> None:
+def validate_batch(
+    tenant: str, messages: Sequence[Message], limits: LimitsConfig
+) -> None:
     """Validate every message of a batch before any of it is stored."""
     require_tenant(tenant)
     for m in messages:

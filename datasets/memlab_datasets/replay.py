@@ -14,4 +14,7 @@ def load_for_replay(path: Path) -> list[Replayable] | None:
     if path.suffix not in (".jsonl", ".json"):
         return None
     dataset = load_dataset(str(path))
-    return [Replayable(name=c.id, tenant=c.tenant, messages=list(c.turns)) for c in dataset.conversations]
+    return [
+        Replayable(name=c.id, tenant=c.tenant, messages=list(c.turns))
+        for c in dataset.conversations
+    ]

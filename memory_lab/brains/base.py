@@ -24,7 +24,9 @@ class Brain(Protocol):
 
     name: str
 
-    def summarize(self, messages: Sequence[Message], *, max_tokens: int) -> EpisodeDraft:
+    def summarize(
+        self, messages: Sequence[Message], *, max_tokens: int
+    ) -> EpisodeDraft:
         """A compressed record of `messages` whose summary fits `max_tokens`."""
         ...
 

@@ -24,9 +24,13 @@ def builder() -> StateGraph:
     g.add_node("respond", nodes.respond)
     g.add_edge(START, "ingest_turn")
     g.add_edge("ingest_turn", "check_triggers")
-    g.add_conditional_edges("check_triggers", routing.after_check, ["compress_window", "extract_facts"])
+    g.add_conditional_edges(
+        "check_triggers", routing.after_check, ["compress_window", "extract_facts"]
+    )
     g.add_edge("compress_window", "extract_facts")
-    g.add_conditional_edges("extract_facts", routing.after_extract, ["assemble_context", END])
+    g.add_conditional_edges(
+        "extract_facts", routing.after_extract, ["assemble_context", END]
+    )
     g.add_edge("assemble_context", "respond")
     g.add_edge("respond", END)
     return g

@@ -66,18 +66,24 @@ def check_triggers(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Ask the recipe's triggers whether to compress now."""
     deps = runtime.context
     now = deps.clock.now()
-    decision = decide(_messages(state.get("window")), now, deps.config.recipe, deps.counter)
+    decision = decide(
+        _messages(state.get("window")), now, deps.config.recipe, deps.counter
+    )
     events = []
     if decision.fire:
         events.append(
             make_event(
-                state["tenant"], "trigger_fired", now, " | ".join(decision.reasons),
+                state["tenant"],
+                "trigger_fired",
+                now,
+                " | ".join(decision.reasons),
                 [state["thread"], str(state.get("last_seq", -1))],
             )
         )
     return {
         "decision": decision.model_dump(mode="json"),
-        "step_events": state.get("step_events", []) + _log(deps, state["tenant"], events),
+        "step_events": state.get("step_events", [])
+        + _log(deps, state["tenant"], events),
     }
 
 
@@ -87,25 +93,40 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     tenant, thread = state["tenant"], state["thread"]
     window = _messages(state.get("window"))
     decision = state["decision"]
-    span, keep = window[: decision["compress_count"]], window[decision["compress_count"] :]
+    span, keep = (
+        window[: decision["compress_count"]],
+        window[decision["compress_count"] :],
+    )
     now = deps.clock.now()
     stored, span = _already_compressed(deps, tenant, thread, span)
     episodes = stored + build_episodes(
-        tenant, thread, span,
-        recipe=deps.config.recipe, brain=deps.brain, counter=deps.counter, now=now,
-        config=deps.config.window, trigger="+".join(decision["triggers"]),
+        tenant,
+        thread,
+        span,
+        recipe=deps.config.recipe,
+        brain=deps.brain,
+        counter=deps.counter,
+        now=now,
+        config=deps.config.window,
+        trigger="+".join(decision["triggers"]),
     )
     deps.episodes.add(tenant, episodes)
     deps.excerpts.add(tenant, span)
     summary = update_running_summary(
-        state.get("summary", ""), episodes, brain=deps.brain, counter=deps.counter, config=deps.config.window
+        state.get("summary", ""),
+        episodes,
+        brain=deps.brain,
+        counter=deps.counter,
+        config=deps.config.window,
     )
     source = sum(e.original_tokens for e in episodes)
     kept = sum(e.summary_tokens for e in episodes)
     events = [
         *deps.brain.drain_events(),
         make_event(
-            tenant, "compressed", now,
+            tenant,
+            "compressed",
+            now,
             f"Compressed {len(span)} messages ({source} tokens) into {len(episodes)} "
             f"episode(s) of {kept} tokens",
             [e.id for e in episodes],
@@ -144,7 +165,8 @@ def _already_compressed(
 
 def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Extract facts from turns past the watermark, when enough have gathered or the
-    session closed (seed 002's incremental extraction)."""
+    session closed (seed 002's incremental extraction).
+    """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]
     upto, last = state.get("extracted_upto", -1), state.get("last_seq", -1)
@@ -154,7 +176,9 @@ def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         return {}
     turns = deps.transcript.messages(tenant, thread, first_seq=upto + 1, last_seq=last)
     candidates = deps.brain.extract(turns, known=deps.facts.active(tenant))
-    events = [e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"]
+    events = [
+        e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"
+    ]
     events += deps.facts.consolidate(tenant)
     brain_events = deps.brain.drain_events()
     if brain_events:
@@ -169,11 +193,19 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Build what the responder is shown for the last incoming user message."""
     deps = runtime.context
     query = _messages(state.get("incoming"))[-1].content
-    bundle = build_context(deps, state["tenant"], query, _messages(state.get("window")), state.get("summary", ""))
+    bundle = build_context(
+        deps,
+        state["tenant"],
+        query,
+        _messages(state.get("window")),
+        state.get("summary", ""),
+    )
     return {"context": bundle.model_dump(mode="json")}
 
 
-def build_context(deps: Deps, tenant: str, query: str, window: list[Message], summary: str) -> ContextBundle:
+def build_context(
+    deps: Deps, tenant: str, query: str, window: list[Message], summary: str
+) -> ContextBundle:
     """Retrieve (facts, then episodes) and assemble under the budget."""
     now = deps.clock.now()
     retrieval = deps.config.retrieval
@@ -204,8 +236,12 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     bundle = ContextBundle.model_validate(state["context"])
     text = deps.brain.respond(question, bundle)
     reply = Message(
-        id=f"{question.id}:reply", tenant=tenant, session=question.session, role="assistant",
-        content=text, timestamp=deps.clock.now(),
+        id=f"{question.id}:reply",
+        tenant=tenant,
+        session=question.session,
+        role="assistant",
+        content=text,
+        timestamp=deps.clock.now(),
     )
     stored = deps.transcript.append(tenant, thread, [reply])
     window = _messages(state.get("window"))

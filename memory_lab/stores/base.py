@@ -16,7 +16,9 @@ from memory_lab.types import Episode, Fact, MemoryEvent, Message
 class TranscriptStore(Protocol):
     """Append-only record of every ingested message: the source of truth."""
 
-    def append(self, tenant: str, thread: str, messages: Sequence[Message]) -> list[Message]:
+    def append(
+        self, tenant: str, thread: str, messages: Sequence[Message]
+    ) -> list[Message]:
         """Store messages in order and return them with `seq` set.
 
         A message whose id is already stored for the tenant is not stored again
@@ -25,7 +27,12 @@ class TranscriptStore(Protocol):
         ...
 
     def messages(
-        self, tenant: str, thread: str | None = None, *, first_seq: int = 0, last_seq: int | None = None
+        self,
+        tenant: str,
+        thread: str | None = None,
+        *,
+        first_seq: int = 0,
+        last_seq: int | None = None,
     ) -> list[Message]:
         """Messages of a tenant (optionally one thread) with first_seq <= seq <= last_seq."""
         ...
@@ -92,6 +99,8 @@ class EventLog(Protocol):
         """Store events in order."""
         ...
 
-    def events(self, tenant: str, *, since: datetime | None = None, limit: int | None = None) -> list[MemoryEvent]:
+    def events(
+        self, tenant: str, *, since: datetime | None = None, limit: int | None = None
+    ) -> list[MemoryEvent]:
         """A tenant's events, oldest first (the last `limit` when given)."""
         ...
