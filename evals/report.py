@@ -22,33 +22,15 @@ from memlab_datasets.types import TRAP_KINDS  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from evals.aggregate import COLUMNS  # noqa: E402
 from evals.log import RunLog  # noqa: E402
-from evals.scorers import ProbeCase, hallucination, source_of, stale_answer  # noqa: E402  # noqa: E402
+from evals.scorers import ProbeCase, hallucination, source_of, stale_answer  # noqa: E402
+from evals.systems import BASELINES as _BASELINE_NAMES  # noqa: E402
 
-BASELINES = frozenset({"full", "window", "rag-bm25", "rag-embed", "none"})
+BASELINES = frozenset(_BASELINE_NAMES)
 UNSCORED = "unscored: no judge configured"
 TABLE_COLUMNS = [
-    "system",
-    "n",
-    "evidence_recall",
-    "answer_recall",
-    "fact_recall",
-    "judged_accuracy",
-    "stale_answer_rate",
-    "abstention_violation_rate",
-    "hallucinated_memory_rate",
-    "extraction_precision",
-    "extraction_recall",
-    "compression_ratio",
-    "storage_compression_ratio",
-    "episode_compression_ratio",
-    "context_tokens_mean",
-    "ingest_ms_p50",
-    "ingest_ms_p95",
-    "retrieve_ms_p50",
-    "retrieve_ms_p95",
-    "brain_calls",
-    "brain_tokens",
+    c for c in COLUMNS if c not in ("dataset", "category") and "_ci_" not in c
 ]
 CATEGORY_METRICS = ["evidence_recall", "answer_recall", "fact_recall"]
 GLOSSARY = {
