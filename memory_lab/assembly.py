@@ -140,16 +140,34 @@ def _window_line(m: Message) -> str:
     return f"{m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
 
 
+MIN_LINE_TOKENS = 6
+"""No line is shorter than this, so a smaller remainder ends the scan."""
+MAX_MISSES = 25
+"""Lines in a row that may fail to fit before the scan gives up."""
+MAX_FACT_LINES = 300
+"""Ranked facts rendered for the facts block; far more than any budget holds."""
+
+
 def _fill(
     lines: Sequence[str], budget: int, counter: TokenCounter
 ) -> tuple[list[int], int]:
-    """Indices of the lines that fit in `budget`, in order, and their token count."""
-    chosen, used = [], 0
+    """Indices of the lines that fit in `budget`, in order, and their token count.
+
+    A line that does not fit is skipped so a shorter one after it may still fit;
+    the scan stops once the budget is nearly spent or many lines in a row missed,
+    which keeps assembly cheap with thousands of candidate lines.
+    """
+    chosen, used, misses = [], 0, 0
     for i, line in enumerate(lines):
+        if budget - used < MIN_LINE_TOKENS or misses >= MAX_MISSES:
+            break
         cost = counter.count(escape(line)) + 1
         if used + cost <= budget:
             chosen.append(i)
             used += cost
+            misses = 0
+        else:
+            misses += 1
     return chosen, used
 
 
@@ -228,7 +246,7 @@ def assemble(
     )
     remaining -= window_block.tokens
 
-    ranked = rank_facts(data.facts, data.query, data.now, facts_config)
+    ranked = rank_facts(data.facts, data.query, data.now, facts_config)[:MAX_FACT_LINES]
     hedged = {
         f.id
         for f in ranked
