@@ -92,22 +92,16 @@ def rank_facts(
         for f in facts
         if effective_confidence(f, now, config) >= config.confidence_floor
     ]
-    matching = {f.id for f in kept if words & fact_words(f.key, f.value)}
-    if matching:
-        kept = [f for f in kept if f.id in matching or f.category in ALWAYS_FIRST]
+    overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
+    if any(overlap.values()):
+        kept = [f for f in kept if overlap[f.id] or f.category in ALWAYS_FIRST]
+    priorities = {name: policy.priority for name, policy in config.categories.items()}
 
     def key(f: Fact) -> tuple:
-        overlap = len(words & fact_words(f.key, f.value))
-        first = 0 if f.category in ALWAYS_FIRST else 1
-        priority = (
-            config.categories[f.category].priority
-            if f.category in config.categories
-            else 99
-        )
         return (
-            first,
-            -overlap,
-            priority,
+            0 if f.category in ALWAYS_FIRST else 1,
+            -overlap[f.id],
+            priorities.get(f.category, 99),
             -f.importance,
             -f.last_confirmed_at.timestamp(),
             f.id,

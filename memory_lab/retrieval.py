@@ -26,7 +26,7 @@ def search_episodes(
     store: EpisodeStore, tenant: str, query: str, config: RetrievalConfig
 ) -> list[tuple[Episode, float]]:
     """Top episodes for `query`, best first; the distance returned is the cosine one."""
-    if not query.strip() or store.count(tenant) == 0:
+    if not query.strip():
         return []
     hits = store.search(
         tenant, query, top_k=config.top_k * 3, max_distance=config.max_distance
