@@ -246,7 +246,13 @@ class MemoryEngine:
                 **update,
             }
             out = self.graph.invoke(
-                payload, self._config(tenant, thread), context=self.deps
+                payload,
+                self._config(tenant, thread),
+                context=self.deps,
+                # One checkpoint per step, written when the step ends: a crash
+                # mid-step is recovered from the transcript and the episode store
+                # (see ingest_turn and compress_window).
+                durability="exit",
             )
         decision = (
             TriggerDecision.model_validate(out["decision"])

@@ -1463,12 +1463,13 @@ def _sentence_hits(
         return []
     uncertain = bool(_UNCERTAIN.search(text))
     hits: list[_Hit] = []
+    confidence = {flag: _confidence(text, open_item=flag) for flag in (False, True)}
     for rule in RULES:
         if (is_request and not rule.request_ok) or (uncertain and not rule.open_item):
             continue
         if rule.to_assistant and not to_assistant:
             continue
-        conf = _confidence(text, open_item=rule.open_item)
+        conf = confidence[rule.open_item]
         for match in rule.pattern.finditer(text):
             if rule.category != "instruction" and _negated_before(text, match.start()):
                 continue
@@ -1488,7 +1489,7 @@ def _sentence_hits(
                 match, value, subject, earlier, recent
             )
             if slot:
-                hits.append(_Hit(slot[0], slot[1], value, _confidence(text)))
+                hits.append(_Hit(slot[0], slot[1], value, confidence[False]))
     return hits
 
 
