@@ -142,7 +142,13 @@ class ChromaEpisodeStore:
         with self._lock:
             collection = self._collection(tenant, create=True)
             keys = [_key(tenant, i) for i in first_of_id]
-            present = set(collection.get(ids=keys, include=[])["ids"])
+            present = {
+                found
+                for start in range(0, len(keys), _PAGE)
+                for found in collection.get(
+                    ids=keys[start : start + _PAGE], include=[]
+                )["ids"]
+            }
             new = [e for e in first_of_id.values() if _key(tenant, e.id) not in present]
             if not new:
                 return
@@ -168,8 +174,27 @@ class ChromaEpisodeStore:
             collection = self._collection(tenant, create=False)
             if collection is None:
                 return []
-            found = collection.get(ids=keys, include=["metadatas"])
-        episodes = [_episode(m) for m in found["metadatas"] or [] if _owned(m, tenant)]
+            metadatas = []
+            # Chroma turns a get into one SQL statement; page it, or a large
+            # tenant exceeds SQLite's limit on bound variables.
+            if keys is None:
+                offset = 0
+                while True:
+                    page = collection.get(
+                        include=["metadatas"], limit=_PAGE, offset=offset
+                    )["metadatas"]
+                    metadatas.extend(page or [])
+                    if not page or len(page) < _PAGE:
+                        break
+                    offset += _PAGE
+            else:
+                for start in range(0, len(keys), _PAGE):
+                    chunk = keys[start : start + _PAGE]
+                    metadatas.extend(
+                        collection.get(ids=chunk, include=["metadatas"])["metadatas"]
+                        or []
+                    )
+        episodes = [_episode(m) for m in metadatas if _owned(m, tenant)]
         return sorted(episodes, key=lambda e: (e.first_seq, e.last_seq, e.id))
 
     def search(
@@ -225,6 +250,10 @@ class ChromaEpisodeStore:
         """Release the database; the store is unusable afterwards."""
         with self._lock:
             self._client.close()
+
+
+_PAGE = 5000
+"""Records per Chroma get: well under SQLite's limit on bound variables."""
 
 
 def _key(tenant: str, episode_id: str) -> str:
