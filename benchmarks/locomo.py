@@ -52,4 +52,7 @@ def time_locomo_eval(out: Path, dataset: Path = DATASET, limit_s: float = 1800) 
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         return {"command": shown, "seconds": seconds, "error": " | ".join(tail)}
+    # The run log holds every probe's context (~140 MB with `full`): keep the
+    # summary, report and plots beside the bench results, not the log.
+    (out / "run.json").unlink(missing_ok=True)
     return {"command": shown, "seconds": seconds, "error": None}
