@@ -9,19 +9,47 @@ from memory_lab.types import FactCandidate, Message
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 
 
-def msg(i: int, text: str | None = None, *, role: str = "user", tenant: str = "t1",
-        session: str = "s1", at: datetime | None = None, minutes: int = 1, speaker: str = "") -> Message:
+def msg(
+    i: int,
+    text: str | None = None,
+    *,
+    role: str = "user",
+    tenant: str = "t1",
+    session: str = "s1",
+    at: datetime | None = None,
+    minutes: int = 1,
+    speaker: str = "",
+) -> Message:
     """Message number i, `minutes` apart from the previous one by default."""
     return Message(
-        id=f"m{i}", tenant=tenant, session=session, role=role,
+        id=f"m{i}",
+        tenant=tenant,
+        session=session,
+        role=role,
         content=text if text is not None else f"message number {i} about topic {i % 7}",
-        timestamp=at or T0 + timedelta(minutes=minutes * i), speaker=speaker,
+        timestamp=at or T0 + timedelta(minutes=minutes * i),
+        speaker=speaker,
     )
 
 
-def cand(key: str, value: str, *, category: str = "knowledge", source: str = "extracted",
-         confidence: float = 0.8, turn: str = "m1", subject: str = "user") -> FactCandidate:
+def cand(
+    key: str,
+    value: str,
+    *,
+    category: str = "knowledge",
+    source: str = "extracted",
+    confidence: float = 0.8,
+    turn: str = "m1",
+    subject: str = "user",
+) -> FactCandidate:
     return FactCandidate(
-        category=category, key=key, value=value, source=source, confidence=confidence,
-        turn_ids=[turn], session="s1", subject=subject, evidence=value,
+        category=category,
+        key=key,
+        value=value,
+        source=source,
+        confidence=confidence,
+        turn_ids=[turn],
+        session="s1",
+        subject=subject,
+        evidence=value,
     )

@@ -15,7 +15,11 @@ CONV = builtin()
 
 
 def _engine(path, spec="A", start=None):
-    return MemoryEngine(path, config=MemoryConfig(recipe=recipe(spec)), clock=ManualClock(start or CONV.messages[0].timestamp))
+    return MemoryEngine(
+        path,
+        config=MemoryConfig(recipe=recipe(spec)),
+        clock=ManualClock(start or CONV.messages[0].timestamp),
+    )
 
 
 def _replay(engine, messages=CONV.messages, tenant=CONV.tenant):
@@ -72,10 +76,16 @@ def test_correction_supersedes_and_keeps_the_chain(tmp_path):
 def test_bad_input_is_refused_and_nothing_is_lost(tmp_path):
     engine = _engine(tmp_path, "A", T0)
     engine.ingest("t1", [msg(1), msg(2)])
-    for bad, reason in [(msg(3, "   "), "empty"), (msg(4, "x\x00y"), "NUL"),
-                        (msg(5, "a" * 300_000), "limit"), (msg(6, "bad \ud800 char"), "invalid character")]:
+    for bad, reason in [
+        (msg(3, "   "), "empty"),
+        (msg(4, "x\x00y"), "NUL"),
+        (msg(5, "a" * 300_000), "limit"),
+        (msg(6, "bad \ud800 char"), "invalid character"),
+    ]:
         with pytest.raises(InvalidMessageError, match=reason):
-            engine.ingest("t1", [msg(7), bad])  # the good one in the batch is not stored either
+            engine.ingest(
+                "t1", [msg(7), bad]
+            )  # the good one in the batch is not stored either
     assert [m.id for m in engine.transcript.messages("t1")] == ["m1", "m2"]
     assert [m.id for m in engine.window("t1")] == ["m1", "m2"]
     with pytest.raises(TenantRequiredError):
@@ -85,7 +95,9 @@ def test_bad_input_is_refused_and_nothing_is_lost(tmp_path):
 
 def test_tenants_never_see_each_other(tmp_path):
     engine = _engine(tmp_path, "A", T0)
-    engine.ingest("alice", [msg(1, "My name is Alice and I live in Lisbon.", tenant="alice")])
+    engine.ingest(
+        "alice", [msg(1, "My name is Alice and I live in Lisbon.", tenant="alice")]
+    )
     engine.ingest("bob", [msg(1, "My name is Bob and I live in Oslo.", tenant="bob")])
     a = engine.assemble("alice", "where do I live?").text
     b = engine.assemble("bob", "where do I live?").text
@@ -97,7 +109,9 @@ def test_tenants_never_see_each_other(tmp_path):
 
 def test_trigger_c_fires_on_tick_after_a_day(tmp_path):
     clock = ManualClock(T0)
-    engine = MemoryEngine(tmp_path, config=MemoryConfig(recipe=recipe("C")), clock=clock)
+    engine = MemoryEngine(
+        tmp_path, config=MemoryConfig(recipe=recipe("C")), clock=clock
+    )
     engine.ingest("t1", [msg(i) for i in range(5)])
     assert engine.episodes.count("t1") == 0
     clock.advance(timedelta(days=1))
@@ -120,7 +134,9 @@ def test_chat_answers_offline_and_says_so(tmp_path):
 
 def test_session_close_extracts_past_the_watermark(tmp_path):
     config = MemoryConfig(recipe=recipe("A"))
-    config = config.model_copy(update={"window": config.window.model_copy(update={"extract_every": 50})})
+    config = config.model_copy(
+        update={"window": config.window.model_copy(update={"extract_every": 50})}
+    )
     engine = MemoryEngine(tmp_path, config=config, clock=ManualClock(T0))
     engine.ingest("t1", [msg(1, "My name is Ada.")])
     assert engine.facts.active("t1") == []  # not due yet
@@ -132,7 +148,14 @@ def test_session_close_extracts_past_the_watermark(tmp_path):
 
 def test_graph_diagram_names_every_node():
     diagram = mermaid()
-    for node in ("ingest_turn", "check_triggers", "compress_window", "extract_facts", "assemble_context", "respond"):
+    for node in (
+        "ingest_turn",
+        "check_triggers",
+        "compress_window",
+        "extract_facts",
+        "assemble_context",
+        "respond",
+    ):
         assert node in diagram
 
 
@@ -143,7 +166,11 @@ def test_no_socket_leaves_loopback_during_replay(tmp_path, monkeypatch):
     def guarded(self, address):
         seen.append(address)
         host = address[0] if isinstance(address, tuple) else str(address)
-        if self.family in (socket.AF_INET, socket.AF_INET6) and host not in ("127.0.0.1", "::1", "localhost"):
+        if self.family in (socket.AF_INET, socket.AF_INET6) and host not in (
+            "127.0.0.1",
+            "::1",
+            "localhost",
+        ):
             raise AssertionError(f"network connection attempted to {address}")
         return real_connect(self, address)
 
@@ -152,5 +179,9 @@ def test_no_socket_leaves_loopback_during_replay(tmp_path, monkeypatch):
     _replay(engine)
     engine.assemble(CONV.tenant, "what did we decide?")
     engine.close()
-    remote = [a for a in seen if isinstance(a, tuple) and a[0] not in ("127.0.0.1", "::1", "localhost")]
+    remote = [
+        a
+        for a in seen
+        if isinstance(a, tuple) and a[0] not in ("127.0.0.1", "::1", "localhost")
+    ]
     assert remote == []

@@ -14,11 +14,23 @@ from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, cand, msg
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 WORDS = st.sampled_from(
-    ["My name is Ada.", "I live in Oslo.", "Actually I moved to Bergen.", "We decided to use K2.",
-     "Actually we switched to K3.", "hello", "what do you think?", "I prefer tea.", "lol",
-     "I still need to file the VAT return.", "If I were to move to Rome, would it matter?"]
+    [
+        "My name is Ada.",
+        "I live in Oslo.",
+        "Actually I moved to Bergen.",
+        "We decided to use K2.",
+        "Actually we switched to K3.",
+        "hello",
+        "what do you think?",
+        "I prefer tea.",
+        "lol",
+        "I still need to file the VAT return.",
+        "If I were to move to Rome, would it matter?",
+    ]
 )
 
 
@@ -30,14 +42,24 @@ def conversations(draw):
     at, out = T0, []
     for i, (gap, text) in enumerate(zip(gaps, texts, strict=True)):
         at = at + timedelta(minutes=gap)
-        out.append(msg(i, f"{text} ({i})", role="user" if i % 2 == 0 else "assistant", at=at,
-                       session=f"s{(at - T0).days}"))
+        out.append(
+            msg(
+                i,
+                f"{text} ({i})",
+                role="user" if i % 2 == 0 else "assistant",
+                at=at,
+                session=f"s{(at - T0).days}",
+            )
+        )
     return out
 
 
 @SETTINGS
-@given(conv=conversations(), spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C"]),
-       total=st.integers(80, 2000))
+@given(
+    conv=conversations(),
+    spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C"]),
+    total=st.integers(80, 2000),
+)
 def test_nothing_lost_budget_holds_one_active_value(conv, spec, total):
     rec = recipe(spec).with_params(episode_max_messages=5)
     if rec.a:
@@ -45,7 +67,9 @@ def test_nothing_lost_budget_holds_one_active_value(conv, spec, total):
     if rec.b:
         rec = rec.with_params(b_high_water=60, b_low_water=20)
     config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(total))
-    engine = MemoryEngine(None, config=config, clock=ManualClock(T0), embedder=default_embedder())
+    engine = MemoryEngine(
+        None, config=config, clock=ManualClock(T0), embedder=default_embedder()
+    )
     for m in conv:
         engine.ingest("t1", [m])
     ids = [m.id for m in conv]
@@ -68,9 +92,19 @@ def test_nothing_lost_budget_holds_one_active_value(conv, spec, total):
 
 
 @SETTINGS
-@given(ops=st.lists(st.tuples(st.sampled_from(["k1", "k2"]), st.sampled_from(["v1", "v2", "v3"]),
-                              st.sampled_from(["explicit", "extracted"]), st.floats(0.3, 1.0),
-                              st.integers(0, 3)), min_size=1, max_size=30))
+@given(
+    ops=st.lists(
+        st.tuples(
+            st.sampled_from(["k1", "k2"]),
+            st.sampled_from(["v1", "v2", "v3"]),
+            st.sampled_from(["explicit", "extracted"]),
+            st.floats(0.3, 1.0),
+            st.integers(0, 3),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
 def test_fact_writes_keep_invariants(ops):
     clock = ManualClock(T0)
     facts = FactMemory(InMemoryFactStore(), InMemoryEventLog(), clock, FactConfig())
