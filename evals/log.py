@@ -1,6 +1,7 @@
-"""The versioned eval log: one typed record of a run that scorers, reports, gates,
-the app and notebooks all read. Scorers are pure functions of these records, so a
-stored run can be re-scored without re-running it.
+"""The versioned eval log: one typed record of a run.
+
+Scorers, reports, gates, the app and notebooks all read it. Scorers are pure
+functions of these records, so a stored run can be re-scored without re-running it.
 """
 
 from __future__ import annotations

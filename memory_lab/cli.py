@@ -27,7 +27,9 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--recipe",
         action="append",
-        help="A, B, C or a combination such as A+B; repeat for several (default A, B, C)",
+        help=(
+            "A, B, C or a combination such as A+B; repeat for several (default A, B, C)"
+        ),
     )
     p.add_argument(
         "--json", action="store_true", help="print the final memory snapshot as JSON"

@@ -1,4 +1,6 @@
-"""Turning a span of window messages into episodes and a running summary (seeds 000, 001).
+"""Turning a span of window messages into episodes and a running summary.
+
+Design: seeds 000 and 001.
 
 Compression summarises; it never drops: every compressed message stays in the
 transcript and is named by its episode's turn range, so it can be expanded back.
@@ -18,8 +20,10 @@ from memory_lab.types import Episode, Message
 
 
 def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message]]:
-    """Cut a span into episode-sized chunks: at session changes, at day (or week)
-    boundaries when the recipe has trigger C, and every `episode_max_messages`.
+    """Cut a span into episode-sized chunks.
+
+    Cuts fall at session changes, at day (or week) boundaries when the recipe has
+    trigger C, and every `episode_max_messages`.
     """
     chunks: list[list[Message]] = []
     current: list[Message] = []
@@ -107,7 +111,10 @@ def update_running_summary(
     counter: TokenCounter,
     config: WindowConfig,
 ) -> str:
-    """Append the new episodes' gist; re-summarise when the summary passes its budget."""
+    """Append the new episodes' gist.
+
+    Re-summarises when the summary passes its budget.
+    """
     lines = [summary] if summary else []
     for ep in episodes:
         lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")

@@ -233,7 +233,9 @@ class RetrievalConfig(Frozen):
         default=0.9,
         ge=0.0,
         le=1.0,
-        description="Share of the episode budget first offered to source-turn excerpts.",
+        description=(
+            "Share of the episode budget first offered to source-turn excerpts."
+        ),
     )
 
 

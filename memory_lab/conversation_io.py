@@ -1,5 +1,7 @@
-"""Reading conversations to replay: the built-in one, our JSON format, or any format a
-registered loader understands (entry point group `memory_lab.loaders`).
+"""Reading conversations to replay.
+
+Sources: the built-in one, our JSON format, or any format a registered loader
+understands (entry point group `memory_lab.loaders`).
 """
 
 from __future__ import annotations

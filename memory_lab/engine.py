@@ -161,7 +161,10 @@ class MemoryEngine:
         now = self.clock.now()
         msg = Message(
             id=message_id
-            or f"{thread}:{state.get('last_seq', -1) + 1}:{now.strftime('%Y%m%dT%H%M%S%f')}",
+            or (
+                f"{thread}:{state.get('last_seq', -1) + 1}:"
+                f"{now.strftime('%Y%m%dT%H%M%S%f')}"
+            ),
             tenant=tenant,
             session=session or state.get("session") or "s1",
             role="user",
@@ -200,7 +203,10 @@ class MemoryEngine:
     def assemble(
         self, tenant: str, query: str, *, thread: str = "main"
     ) -> ContextBundle:
-        """The context the responder would be shown for `query`, without ingesting it."""
+        """The context the responder would be shown for `query`.
+
+        The query itself is not ingested.
+        """
         tenant = require_tenant(tenant)
         with self._lock:
             state = self.state(tenant, thread)

@@ -69,7 +69,8 @@ def _describe(outcome: Outcome) -> tuple[str, str]:
             old = outcome.previous.value if outcome.previous else "?"
             return (
                 "contradiction",
-                f"Flagged {label}: {fact.value!r} disputes stored {old!r} (kept stored)",
+                f"Flagged {label}: {fact.value!r} disputes stored {old!r}"
+                " (kept stored)",
             )
         case "skipped_lower_confidence":
             return "fact_skipped", f"Skipped a less confident restatement of {label}"
@@ -136,7 +137,7 @@ class FactMemory:
     # --- writes ----------------------------------------------------------------
 
     def write(self, tenant: str, candidate: FactCandidate) -> MemoryEvent:
-        """Reconcile one candidate with the active row of its key and store the result."""
+        """Reconcile one candidate with its key's active row and store the result."""
         tenant = require_tenant(tenant)
         with self._lock:
             now = self.clock.now()
@@ -214,7 +215,10 @@ class FactMemory:
         return self.write(tenant, candidate)
 
     def undo(self, tenant: str, event: MemoryEvent) -> MemoryEvent:
-        """Revert a write that carries an undo recipe. Nothing is deleted: rows are end-dated."""
+        """Revert a write that carries an undo recipe.
+
+        Nothing is deleted: rows are end-dated.
+        """
         tenant = require_tenant(tenant)
         if not event.undo or event.tenant != tenant:
             raise MemoryLabError(f"event {event.id} cannot be undone")
@@ -254,11 +258,11 @@ class FactMemory:
             return undone
 
     def consolidate(self, tenant: str, subject: str = "user") -> list[MemoryEvent]:
-        """Past the active-fact limit, fold related extracted facts into one summary fact.
+        """Past the active-fact limit, fold related extracted facts into one.
 
-        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` -> `likes`);
-        each group of three or more is summarised into one row that supersedes its
-        members. Explicit facts are never folded.
+        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` ->
+        `likes`); each group of three or more is summarised into one row that
+        supersedes its members. Explicit facts are never folded.
         """
         tenant = require_tenant(tenant)
         with self._lock:
@@ -310,7 +314,8 @@ class FactMemory:
                     tenant,
                     "facts_consolidated",
                     now,
-                    f"Consolidated {len(members)} {category} facts under {subject}.{prefix}",
+                    f"Consolidated {len(members)} {category} facts under "
+                    f"{subject}.{prefix}",
                     [summary.id, *(m.id for m in members)],
                 )
                 self.events.append(tenant, [event])
@@ -325,7 +330,8 @@ class FactMemory:
         rows = self.store.rows(tenant, subject=subject, key=key, status="active")
         live = [r for r in rows if r.is_active(now)]
         for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
-            # A row past its TTL reads as expired; record that so the chain stays honest.
+            # A row past its TTL reads as expired; record that so the chain stays
+            # honest.
             self._update(
                 tenant,
                 stale.model_copy(
@@ -343,8 +349,10 @@ class FactMemory:
         self.store.update(tenant, row)
 
     def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
-        """Ids derive from content and time; a value set back at the same instant
-        (A -> B -> A in one batch) would reuse a row's id, so salt it.
+        """Salt insert ids that would collide with an existing row.
+
+        Ids derive from content and time; a value set back at the same instant
+        (A -> B -> A in one batch) would reuse a row's id.
         """
         if not outcome.inserts or outcome.action == "noop":
             return outcome

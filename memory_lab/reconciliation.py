@@ -1,4 +1,6 @@
-"""What happens when a new fact meets the stored one: the pure decision (seeds 000, 002).
+"""What happens when a new fact meets the stored one: the pure decision.
+
+Design: seeds 000 and 002.
 
 Kept free of storage so the rules can be read, tested and property-checked on
 their own: add, supersede, confirm, skip, or flag a contradiction. Rows are

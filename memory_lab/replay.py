@@ -54,7 +54,10 @@ def replay(
     progress: bool = True,
     config: MemoryConfig | None = None,
 ) -> ReplayResult:
-    """Feed every turn in order; after each, measure the context a next question would get."""
+    """Feed every turn in order.
+
+    After each turn, measure the context a next question would get.
+    """
     base = config or MemoryConfig()
     clock = ManualClock(conv.messages[0].timestamp)
     engine = MemoryEngine(

@@ -93,7 +93,10 @@ class ExcerptIndex:
         self._bm25[tenant] = None  # rebuilt on the next search
 
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
-        """Index turns that were just compressed (a no-op until the tenant is loaded)."""
+        """Index turns that were just compressed.
+
+        A no-op until the tenant is loaded.
+        """
         with self._lock:
             if tenant in self._turns and turns:
                 self._append(tenant, turns)

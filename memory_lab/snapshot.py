@@ -1,4 +1,7 @@
-"""One read model of a memory's state: the CLI's --json, the app and eval logs read it."""
+"""One read model of a memory's state.
+
+The CLI's --json, the app and eval logs all read it.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,11 @@ if TYPE_CHECKING:
 def take_snapshot(
     engine: MemoryEngine, tenant: str, thread: str, *, events_limit: int = 200
 ) -> dict:
-    """Window, summary, episodes, facts (every row, with status at now), events, suggestions."""
+    """The memory's state as plain data.
+
+    Window, summary, episodes, facts (every row, with status at now), events and
+    suggestions.
+    """
     state = engine.state(tenant, thread)
     now = engine.clock.now()
     window = state.get("window", [])

@@ -1,4 +1,6 @@
-"""Proactive suggestions (seed 000, Layer 4): stale open items and decisions to follow up.
+"""Proactive suggestions (seed 000, Layer 4).
+
+They cover stale open items and decisions to follow up.
 
 Offered as prompts the user may click, never sent as unsolicited messages.
 """
@@ -34,7 +36,7 @@ class Suggestion(BaseModel):
 def suggest(
     active: Sequence[Fact], now: datetime, config: FactConfig
 ) -> list[Suggestion]:
-    """Open items older than the configured days, and decisions that need a follow-up."""
+    """Open items older than the configured days, and decisions to follow up."""
     out = []
     for f in sorted(active, key=lambda f: (f.valid_from, f.id)):
         age = (now - f.valid_from).days

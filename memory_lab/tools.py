@@ -32,7 +32,7 @@ def memory_tools(
         subject: str = "user",
         importance: float = 0.7,
     ) -> dict:
-        """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish)."""
+        """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish)."""  # noqa: E501 - tool description, must stay one line
         c = FactCandidate(
             category=category,
             key=key,

@@ -47,12 +47,13 @@ def decide_token_count(
         count += 1
     return (
         count,
-        f"B: {total} tokens > {trig.high_water}; compress to {remaining} <= {trig.low_water}",
+        f"B: {total} tokens > {trig.high_water}; "
+        f"compress to {remaining} <= {trig.low_water}",
     )
 
 
 def period_of(when: datetime, trig: TimeTrigger) -> date:
-    """The day (or the Monday of the ISO week) `when` falls in, in the trigger's zone."""
+    """The day (or the ISO week's Monday) `when` falls in, in the trigger's zone."""
     local = when.astimezone(ZoneInfo(trig.timezone)).date()
     if trig.granularity == "week":
         return date.fromordinal(local.toordinal() - local.weekday())
@@ -62,7 +63,10 @@ def period_of(when: datetime, trig: TimeTrigger) -> date:
 def decide_time(
     window: Sequence[Message], trig: TimeTrigger, now: datetime
 ) -> tuple[int, str]:
-    """C: compress every message from a finished day (or week), and all before an idle gap."""
+    """C: compress every message from a finished day (or week).
+
+    Also compresses every message before an idle gap.
+    """
     today = period_of(now, trig)
     by_period = 0
     for i, m in enumerate(window):
@@ -81,7 +85,8 @@ def decide_time(
     if by_period >= by_idle:
         return (
             count,
-            f"C: {count} messages from before {today.isoformat()} ({trig.granularity} boundary)",
+            f"C: {count} messages from before {today.isoformat()} "
+            f"({trig.granularity} boundary)",
         )
     return count, f"C: idle gap of {trig.idle_gap_minutes} min after message {count}"
 
@@ -89,7 +94,10 @@ def decide_time(
 def decide(
     window: Sequence[Message], now: datetime, recipe: Recipe, counter: TokenCounter
 ) -> TriggerDecision:
-    """Evaluate every trigger of the recipe; the largest span any of them asks for wins."""
+    """Evaluate every trigger of the recipe.
+
+    The largest span any of them asks for wins.
+    """
     results: list[tuple[str, int, str]] = []
     if recipe.a:
         results.append(("A", *decide_message_count(window, recipe.a)))

@@ -174,7 +174,8 @@ class MemoryEvent(Record):
     at: AwareDatetime
     kind: str = Field(
         description="e.g. fact_added, fact_superseded, fact_skipped, contradiction, "
-        "compressed, trigger_fired, brain_fallback, fact_rejected, fact_forgotten, fact_confirmed."
+        "compressed, trigger_fired, brain_fallback, fact_rejected, fact_forgotten, "
+        "fact_confirmed."
     )
     detail: str
     refs: list[str] = Field(default_factory=list)

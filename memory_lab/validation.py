@@ -1,4 +1,7 @@
-"""Checks a message must pass before anything is stored, each failing with a named reason."""
+"""Checks a message must pass before anything is stored.
+
+Each check fails with a named reason.
+"""
 
 from __future__ import annotations
 
@@ -32,7 +35,8 @@ def validate_message(message: Message, limits: LimitsConfig) -> None:
         message.content.encode("utf-8")
     except UnicodeEncodeError as err:
         raise InvalidMessageError(
-            f"{label} contains an invalid character at position {err.start} (unpaired surrogate)"
+            f"{label} contains an invalid character at position {err.start} "
+            "(unpaired surrogate)"
         ) from None
 
 

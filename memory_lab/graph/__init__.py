@@ -1,4 +1,7 @@
-"""The memory as a LangGraph state machine: state, runtime deps, nodes, routing, build."""
+"""The memory as a LangGraph state machine.
+
+Parts: state, runtime deps, nodes, routing, build.
+"""
 
 from memory_lab.graph.build import builder, mermaid
 from memory_lab.graph.deps import Deps

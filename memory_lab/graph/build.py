@@ -1,4 +1,6 @@
-"""The memory graph: ingest -> check triggers -> (compress) -> extract -> (assemble -> respond).
+"""The memory graph.
+
+Flow: ingest -> check triggers -> (compress) -> extract -> (assemble -> respond).
 
 `builder()` returns the unbuilt StateGraph so tests and apps compile it with their
 own checkpointer; `mermaid()` exports its diagram.

@@ -1,4 +1,7 @@
-"""Graph nodes: each unpacks state, calls one domain function, returns a partial update."""
+"""Graph nodes.
+
+Each unpacks state, calls one domain function and returns a partial update.
+"""
 
 from __future__ import annotations
 
@@ -164,8 +167,10 @@ def _already_compressed(
 
 
 def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
-    """Extract facts from turns past the watermark, when enough have gathered or the
-    session closed (seed 002's incremental extraction).
+    """Extract facts from turns past the watermark.
+
+    Runs when enough turns have gathered or the session closed (seed 002's
+    incremental extraction).
     """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]

@@ -1,4 +1,6 @@
-"""Store protocols. Every method names a tenant; implementations fail closed without one.
+"""Store protocols.
+
+Every method names a tenant; implementations fail closed without one.
 
 Each protocol has a persistent implementation (SQLite, ChromaDB) and a plain-Python
 reference; one contract suite in tests/contracts runs over both.
@@ -34,7 +36,10 @@ class TranscriptStore(Protocol):
         first_seq: int = 0,
         last_seq: int | None = None,
     ) -> list[Message]:
-        """Messages of a tenant (optionally one thread) with first_seq <= seq <= last_seq."""
+        """Messages of a tenant (optionally one thread) in a seq range.
+
+        Returns those with first_seq <= seq <= last_seq.
+        """
         ...
 
     def count(self, tenant: str, thread: str | None = None) -> int:

@@ -1,0 +1,32 @@
+"""Checks on the code base itself: lint is clean and imports point one way."""
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHERS = ("evals", "memlab_datasets", "benchmarks", "app_ui", "streamlit")
+
+
+def test_ruff_reports_nothing():
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "memory_lab", "evals",
+         "datasets/memlab_datasets", "benchmarks", "app.py", "app_ui"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_library_imports_none_of_the_packages_built_on_it():
+    offenders = []
+    for path in sorted((ROOT / "memory_lab").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.split(".")[0] in OTHERS]
+    assert offenders == []
