@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
+from memory_lab.assembly import ALWAYS_FIRST, content_words, fact_words
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
 from memory_lab.errors import MemoryLabError, require_tenant
@@ -90,6 +91,7 @@ class FactMemory:
         self.config = config
         self._lock = threading.RLock()
         self._active_cache: dict[str, list[Fact]] = {}
+        self._views: dict[str, ActiveView] = {}
 
     # --- reads -----------------------------------------------------------------
 
@@ -99,12 +101,36 @@ class FactMemory:
         """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
         now = now or self.clock.now()
         tenant = require_tenant(tenant)
+        rows = self._cached_rows(tenant)
+        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+
+    def _cached_rows(self, tenant: str) -> list[Fact]:
         with self._lock:
             rows = self._active_cache.get(tenant)
             if rows is None:
                 rows = self.store.rows(tenant, status="active")
                 self._active_cache[tenant] = rows
-        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+                self._views.pop(tenant, None)
+            return rows
+
+    def candidates(
+        self, tenant: str, query: str, *, now: datetime | None = None, limit: int
+    ) -> list[Fact]:
+        """The active facts that can reach the top `limit` of `rank_facts` for `query`.
+
+        Ranking every active fact costs time in proportion to their number; this
+        returns only the facts sharing a word with the query plus the head of the
+        query-independent order, found through a word index, so
+        `rank_facts(candidates)[:limit] == rank_facts(active)[:limit]`.
+        """
+        now = now or self.clock.now()
+        tenant = require_tenant(tenant)
+        rows = self._cached_rows(tenant)
+        with self._lock:
+            view = self._views.get(tenant)
+            if view is None or view.rows is not rows:
+                view = self._views[tenant] = ActiveView(rows, self.config)
+        return view.candidates(query, now, limit)
 
     def refresh(self, tenant: str | None = None) -> None:
         """Forget cached reads, e.g. after another process wrote to the same store.
@@ -115,8 +141,10 @@ class FactMemory:
         with self._lock:
             if tenant is None:
                 self._active_cache.clear()
+                self._views.clear()
             else:
                 self._active_cache.pop(tenant, None)
+                self._views.pop(tenant, None)
 
     def rows(self, tenant: str) -> list[Fact]:
         """Every row of a tenant, whatever its status."""
@@ -341,11 +369,11 @@ class FactMemory:
         return live[-1] if live else None
 
     def _insert(self, tenant: str, row: Fact) -> None:
-        self._active_cache.pop(tenant, None)
+        self.refresh(tenant)
         self.store.insert(tenant, row)
 
     def _update(self, tenant: str, row: Fact) -> None:
-        self._active_cache.pop(tenant, None)
+        self.refresh(tenant)
         self.store.update(tenant, row)
 
     def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
@@ -379,3 +407,63 @@ class FactMemory:
         if fact is None:
             raise MemoryLabError(f"no fact {fact_id!r} for tenant {tenant!r}")
         return fact
+
+
+class ActiveView:
+    """Active facts of one tenant in their query-independent order, with a word index.
+
+    Built once per cached read; `candidates` then costs time in proportion to the
+    facts that share a word with the query, not to all active facts.
+    """
+
+    def __init__(self, rows: list[Fact], config: FactConfig) -> None:
+        self.rows = rows
+        self._config = config
+        priorities = {n: p.priority for n, p in config.categories.items()}
+        self._order = sorted(
+            rows,
+            key=lambda f: (
+                0 if f.category in ALWAYS_FIRST else 1,
+                priorities.get(f.category, 99),
+                -f.importance,
+                -f.last_confirmed_at.timestamp(),
+                f.id,
+            ),
+        )
+        self._first = [f.category in ALWAYS_FIRST for f in self._order]
+        self._index: dict[str, list[int]] = defaultdict(list)
+        for position, fact in enumerate(self._order):
+            for word in fact_words(fact.key, fact.value):
+                self._index[word].append(position)
+
+    def _usable(self, fact: Fact, now: datetime) -> bool:
+        return (
+            fact.is_active(now)
+            and effective_confidence(fact, now, self._config)
+            >= self._config.confidence_floor
+        )
+
+    def candidates(self, query: str, now: datetime, limit: int) -> list[Fact]:
+        """The best `limit` matching facts, plus the head of the order to fill up.
+
+        Positions in the query-independent order already encode category
+        priority, importance, recency and id, so (standing first, -overlap,
+        position) is exactly `rank_facts`'s order.
+        """
+        overlap: Counter[int] = Counter()
+        for word in content_words(query):
+            overlap.update(self._index.get(word, ()))
+        ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
+        matched = []
+        for position in ranked:
+            if len(matched) >= limit:
+                break
+            if self._usable(self._order[position], now):
+                matched.append(self._order[position])
+        head: list[Fact] = []
+        for position, fact in enumerate(self._order):
+            if len(head) >= limit or (matched and not self._first[position]):
+                break
+            if position not in overlap and self._usable(fact, now):
+                head.append(fact)
+        return matched + head

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from memory_lab.assembly import AssemblyInput, assemble
+from memory_lab.assembly import MAX_FACT_LINES, AssemblyInput, assemble
 from memory_lab.compression import build_episodes, episode_id, update_running_summary
 from memory_lab.fact_memory import make_event
 from memory_lab.graph.deps import Deps
@@ -223,7 +223,7 @@ def build_context(
     data = AssemblyInput(
         query=query,
         now=now,
-        facts=deps.facts.active(tenant, now=now),
+        facts=deps.facts.candidates(tenant, query, now=now, limit=MAX_FACT_LINES),
         episodes=hits,
         summary=summary,
         window=window,
