@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory_lab.config import BudgetConfig, FactConfig
+from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.reconciliation import effective_confidence
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBlock, ContextBundle, Episode, Fact, Message
@@ -76,7 +76,7 @@ class AssemblyInput:
     window: Sequence[Message]
     excerpts: Sequence[tuple[Message, float]] = ()
     """Source turns of retrieved episodes, best match first (see retrieval)."""
-    excerpt_share: float = 0.6
+    excerpt_share: float = RetrievalConfig().excerpt_share
 
 
 def rank_facts(

@@ -42,10 +42,6 @@ def search_episodes(
     return sorted(hits, key=score)[: config.top_k]
 
 
-def _terms(text: str) -> list[str]:
-    return sorted_terms(text)
-
-
 def sorted_terms(text: str) -> list[str]:
     """Content words in order of appearance (BM25 wants a bag, repeats count)."""
     words = content_words(text)

@@ -53,3 +53,21 @@ def cand(
         subject=subject,
         evidence=value,
     )
+
+
+CONTRACT_COLUMNS = [
+    "system",
+    "dataset",
+    "category",
+    "n",
+    "evidence_recall",
+    "answer_recall",
+    "hallucinated_memory_rate",
+    "stale_answer_rate",
+    "compression_ratio",
+    "context_tokens_mean",
+    "ingest_ms_p95",
+    "retrieve_ms_p95",
+]
+"""The summary.csv columns the eval issue names as a contract (written out here,
+not imported from evals, so a column dropped there fails the tests)."""

@@ -156,17 +156,15 @@ class OpenAICompatBrain:
                 lambda: self.fallback.summarize(messages, max_tokens=max_tokens)
             )
         prompt = summarize_prompt.build(messages, max_tokens=max_tokens)
-        try:
-            reply = self._retrying(
-                "summarize", lambda: self._ask(prompt, SummaryResponse, _check_summary)
-            )
-        except AttemptsExhaustedError as exc:
-            return self._fall_back(
-                exc,
-                _tenant_of(messages),
-                [m.id for m in messages],
-                lambda: self.fallback.summarize(messages, max_tokens=max_tokens),
-            )
+        answered, reply = self._answer_or_fall_back(
+            "summarize",
+            lambda: self._ask(prompt, SummaryResponse, _check_summary),
+            _tenant_of(messages),
+            [m.id for m in messages],
+            lambda: self.fallback.summarize(messages, max_tokens=max_tokens),
+        )
+        if not answered:
+            return reply
         return EpisodeDraft(
             summary=self._fit(reply.summary.strip(), max_tokens),
             intent=reply.intent.strip(),
@@ -180,17 +178,15 @@ class OpenAICompatBrain:
         if self._counter.count(text) <= max_tokens:
             return text
         prompt = condense_prompt.build(text, max_tokens=max_tokens)
-        try:
-            reply = self._retrying(
-                "condense", lambda: self._ask(prompt, CondenseResponse, _check_condense)
-            )
-        except AttemptsExhaustedError as exc:
-            return self._fall_back(
-                exc,
-                SYSTEM_TENANT,
-                [],
-                lambda: self.fallback.condense(text, max_tokens=max_tokens),
-            )
+        answered, reply = self._answer_or_fall_back(
+            "condense",
+            lambda: self._ask(prompt, CondenseResponse, _check_condense),
+            SYSTEM_TENANT,
+            [],
+            lambda: self.fallback.condense(text, max_tokens=max_tokens),
+        )
+        if not answered:
+            return reply
         return self._fit(reply.summary.strip(), max_tokens)
 
     def extract(
@@ -200,31 +196,28 @@ class OpenAICompatBrain:
         if not messages:
             return []
         prompt = extract_prompt.build(messages, categories=self._categories)
-        try:
-            reply = self._retrying(
-                "extract", lambda: self._ask(prompt, ExtractionResponse, None)
-            )
-        except AttemptsExhaustedError as exc:
-            return self._fall_back(
-                exc,
-                _tenant_of(messages),
-                [m.id for m in messages],
-                lambda: self.fallback.extract(messages, known=known),
-            )
+        answered, reply = self._answer_or_fall_back(
+            "extract",
+            lambda: self._ask(prompt, ExtractionResponse, None),
+            _tenant_of(messages),
+            [m.id for m in messages],
+            lambda: self.fallback.extract(messages, known=known),
+        )
+        if not answered:
+            return reply
         return self._vet_facts(reply.facts, messages)
 
     def respond(self, question: Message, context: ContextBundle) -> str:
         """The model's reply, or the fallback's when the endpoint fails."""
         prompt = respond_prompt.build(question, context)
-        try:
-            return self._retrying("respond", lambda: self._chat_text(prompt))
-        except AttemptsExhaustedError as exc:
-            return self._fall_back(
-                exc,
-                question.tenant,
-                [question.id],
-                lambda: self.fallback.respond(question, context),
-            )
+        _, reply = self._answer_or_fall_back(
+            "respond",
+            lambda: self._chat_text(prompt),
+            question.tenant,
+            [question.id],
+            lambda: self.fallback.respond(question, context),
+        )
+        return reply
 
     def drain_events(self) -> list[MemoryEvent]:
         """Fallbacks and rejected facts since the last call, oldest first."""
@@ -233,6 +226,20 @@ class OpenAICompatBrain:
         return events
 
     # -- calling the endpoint ------------------------------------------------------
+
+    def _answer_or_fall_back(
+        self,
+        operation: str,
+        call: Callable[[], Any],
+        tenant: str,
+        refs: list[str],
+        fallback: Callable[[], Any],
+    ) -> tuple[bool, Any]:
+        """(True, the model's answer), or (False, the fallback's) after the retries."""
+        try:
+            return True, self._retrying(operation, call)
+        except AttemptsExhaustedError as exc:
+            return False, self._fall_back(exc, tenant, refs, fallback)
 
     def _retrying(self, operation: str, call: Callable[[], T]) -> T:
         """`call()` with at most `settings.max_retries` retries after failures."""

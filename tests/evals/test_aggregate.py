@@ -11,20 +11,9 @@ from hypothesis import strategies as st
 
 from evals.aggregate import bootstrap_ci, summarize
 from evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog, StoredFact
+from tests.helpers import CONTRACT_COLUMNS
 
-REQUIRED = [
-    "system",
-    "dataset",
-    "category",
-    "n",
-    "evidence_recall",
-    "answer_recall",
-    "hallucinated_memory_rate",
-    "stale_answer_rate",
-    "compression_ratio",
-    "context_tokens_mean",
-    "ingest_ms_p95",
-    "retrieve_ms_p95",
+REQUIRED = CONTRACT_COLUMNS + [
     "fact_recall",
     "abstention_violation_rate",
     "extraction_precision",

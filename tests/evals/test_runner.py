@@ -15,23 +15,9 @@ from evals import cli
 from evals.log import RunLog
 from evals.runner import Unit, run_eval, run_unit, strip_timing
 from memory_lab.tokens import default_counter
-from tests.helpers import T0, msg
+from tests.helpers import CONTRACT_COLUMNS, T0, msg
 
 TINY = "synthetic:conversations=2,sessions=2,turns-per-session=10"
-CONTRACT_COLUMNS = [
-    "system",
-    "dataset",
-    "category",
-    "n",
-    "evidence_recall",
-    "answer_recall",
-    "hallucinated_memory_rate",
-    "stale_answer_rate",
-    "compression_ratio",
-    "context_tokens_mean",
-    "ingest_ms_p95",
-    "retrieve_ms_p95",
-]
 
 
 def hand_conversation() -> Conversation:
