@@ -32,7 +32,7 @@ bench: $(STAMP)
 	$(BIN)/memory-lab bench --quick
 
 lint: $(STAMP)
-	$(BIN)/ruff check memory_lab evals datasets/memlab_datasets benchmarks app.py app_ui
+	$(BIN)/ruff check memory_lab memlab_cli evals datasets/memlab_datasets benchmarks app.py app_ui
 
 # Re-resolve the pinned set after editing requirements.in.
 lock: $(STAMP)

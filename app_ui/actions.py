@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from app_ui.clock import OffsetClock
-from memory_lab.conversation_io import Replayable, load_replayable
+from memlab_cli.conversation_io import Replayable, load_replayable
 from memory_lab.engine import MemoryEngine, StepResult
 from memory_lab.errors import InvalidMessageError, MemoryLabError
 from memory_lab.types import MemoryEvent, Message

@@ -20,11 +20,11 @@ from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.errors import require_tenant
-from memory_lab.fact_memory import FactMemory
+from memory_lab.facts.memory import FactMemory
 from memory_lab.graph import Deps, builder
 from memory_lab.graph.nodes import build_context
-from memory_lab.retrieval import ExcerptIndex
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -37,7 +37,7 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
     rules = RuleBasedBrain(counter=counter, categories=config.facts)
     if config.llm is None:
         return rules
-    from memory_lab.brains.openai_compat import OpenAICompatBrain
+    from memory_lab.brains.llm.brain import OpenAICompatBrain
 
     return OpenAICompatBrain(
         config.llm,

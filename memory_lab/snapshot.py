@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from memory_lab.suggestions import suggest
+from memory_lab.facts.suggestions import suggest
 
 if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine

@@ -1,7 +1,6 @@
 """The `memory-lab datasets` command: generate synthetic sets, describe any set.
 
-The main CLI finds `register` through the `memory_lab.commands` entry point
-group, so this package adds a command without the library importing it.
+`memlab_cli.main` registers it; the library never imports this package.
 """
 
 from __future__ import annotations

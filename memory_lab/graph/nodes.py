@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from memory_lab.assembly import MAX_FACT_LINES, AssemblyInput, assemble
-from memory_lab.compression import build_episodes, episode_id, update_running_summary
-from memory_lab.fact_memory import make_event
+from memory_lab.context.assembly import MAX_FACT_LINES, AssemblyInput, assemble
+from memory_lab.episodes.compression import (
+    build_episodes,
+    episode_id,
+    update_running_summary,
+)
+from memory_lab.episodes.retrieval import search_episodes
+from memory_lab.facts.memory import make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
-from memory_lab.retrieval import search_episodes
-from memory_lab.triggers import decide
 from memory_lab.types import ContextBundle, MemoryEvent, Message
+from memory_lab.window.triggers import decide
 
 
 def _messages(items: list[dict] | None) -> list[Message]:

@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memlab_evals.aggregate import bootstrap_ci, summarize
+from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog, StoredFact
 
-from evals.aggregate import bootstrap_ci, summarize
-from evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog, StoredFact
 from tests.helpers import CONTRACT_COLUMNS
 
 REQUIRED = CONTRACT_COLUMNS + [

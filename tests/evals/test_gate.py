@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from memlab_evals.gate import apply_gate, main, thresholds_from
 from pydantic import ValidationError
-
-from evals.gate import apply_gate, main, thresholds_from
 
 
 def summary(recall: float = 0.61, tokens: float = 1000.0, halluc=0.02) -> pd.DataFrame:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
+from memlab_evals.ragas_bridge import score_offline, to_evaluation_dataset
 
-from evals.ragas_bridge import score_offline, to_evaluation_dataset
 from tests.evals.test_aggregate import make_log
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from memlab_evals.aggregate import summarize
+from memlab_evals.report import UNSCORED, print_table, write_report
 from rich.console import Console
 
-from evals.aggregate import summarize
-from evals.report import UNSCORED, print_table, write_report
 from tests.evals.test_aggregate import make_log
 
 

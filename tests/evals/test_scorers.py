@@ -6,9 +6,8 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
-
-from evals.log import ConversationRun, ProbeRecord, StoredFact
-from evals.scorers import (
+from memlab_evals.log import ConversationRun, ProbeRecord, StoredFact
+from memlab_evals.scorers import (
     SCORER_VERSIONS,
     ProbeCase,
     abstention,
@@ -21,7 +20,7 @@ from evals.scorers import (
     source_of,
     stale_answer,
 )
-from evals.scorers.text import fact_lines, mentions
+from memlab_evals.scorers.text import fact_lines, mentions
 
 TURNS = {
     "m1": "I just moved to Gothenburg for a new job at Volvo.",

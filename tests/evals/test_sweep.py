@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from memlab_datasets import load_dataset
-
-from evals.sweep import (
+from memlab_evals.sweep import (
     PARAM_COLUMNS,
     conclusion,
     frontier,

@@ -7,8 +7,7 @@ from datetime import timedelta
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from evals.systems import (
+from memlab_evals.systems import (
     BASELINES,
     Context,
     MemorySystem,
@@ -19,6 +18,7 @@ from evals.systems import (
     split_systems,
     system_params,
 )
+
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, msg
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 
 import pytest
 
+from memlab_cli.conversation_io import builtin
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine, recipe
-from memory_lab.conversation_io import builtin
 from memory_lab.errors import InvalidMessageError, TenantRequiredError
 from memory_lab.graph import mermaid
 from tests.helpers import T0, msg

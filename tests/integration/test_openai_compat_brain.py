@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory_lab.brains.openai_compat import OpenAICompatBrain
+from memory_lab.brains.llm.brain import OpenAICompatBrain
 from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.clock import ManualClock
 from memory_lab.config import LLMSettings

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine, recipe
 from memory_lab.config import BudgetConfig, FactConfig
 from memory_lab.embeddings import default_embedder
-from memory_lab.fact_memory import FactMemory
+from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, cand, msg
@@ -143,7 +143,7 @@ def test_fact_writes_keep_invariants(ops):
     limit=st.integers(1, 12),
 )
 def test_fact_candidates_rank_like_all_active_facts(rows, query, limit):
-    from memory_lab.assembly import rank_facts
+    from memory_lab.context.assembly import rank_facts
 
     clock = ManualClock(T0)
     facts = FactMemory(InMemoryFactStore(), InMemoryEventLog(), clock, FactConfig())

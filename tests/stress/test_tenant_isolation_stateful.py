@@ -8,7 +8,6 @@ read, including the assembled context.
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule

@@ -3,9 +3,9 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_lab.assembly import AssemblyInput, assemble
 from memory_lab.config import BudgetConfig, FactConfig
-from memory_lab.reconciliation import reconcile
+from memory_lab.context.assembly import AssemblyInput, assemble
+from memory_lab.facts.reconciliation import reconcile
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, cand, msg
 

@@ -6,12 +6,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OTHERS = ("evals", "memlab_datasets", "benchmarks", "app_ui", "streamlit")
+OTHERS = ("memlab_cli", "memlab_evals", "memlab_datasets", "memlab_bench", "app_ui", "streamlit")
 
 
 def test_ruff_reports_nothing():
     done = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "memory_lab", "evals",
+        [sys.executable, "-m", "ruff", "check", "memory_lab", "memlab_cli", "evals",
          "datasets/memlab_datasets", "benchmarks", "app.py", "app_ui"],
         cwd=ROOT, capture_output=True, text=True,
     )

@@ -1,7 +1,7 @@
 from datetime import timedelta
 
 from memory_lab.config import FactConfig
-from memory_lab.reconciliation import effective_confidence, reconcile
+from memory_lab.facts.reconciliation import effective_confidence, reconcile
 from tests.helpers import T0, cand
 
 CFG = FactConfig()

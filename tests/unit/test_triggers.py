@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from memory_lab.config import recipe
 from memory_lab.tokens import default_counter
-from memory_lab.triggers import decide
+from memory_lab.window.triggers import decide
 from tests.helpers import T0, msg
 
 COUNTER = default_counter()

@@ -1,0 +1,168 @@
+"""`memory-lab bench`: speed, scale and memory of the recipes beside the baselines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+from memlab_bench.modes import FULL, QUICK, Mode
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = REPO / "benchmarks" / "results"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `bench` sub-command."""
+    p = sub.add_parser(
+        "bench",
+        help="measure ingest, retrieval and growth of the recipes and baselines",
+        description="Writes DIR/bench-<mode>.json and DIR/bench-<mode>.md. Quick "
+        "mode finishes in under a minute; full mode (about 15 minutes) uses "
+        "100k memories, 10,000-turn conversations and times the LoCoMo dev eval.",
+    )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--quick", action="store_true", help="small sizes (default)")
+    mode.add_argument("--full", action="store_true", help="the issue's sizes")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
+    p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
+    p.set_defaults(func=run)
+
+
+def _conversation(turns: int, seed: int):
+    from memlab_datasets import GeneratorConfig, generate
+
+    per_session = 40
+    cfg = GeneratorConfig(
+        seed=seed,
+        conversations=1,
+        sessions=max(2, math.ceil(turns / per_session)),
+        turns_per_session=per_session,
+    )
+    return generate(cfg).conversations[0]
+
+
+def _questions(conv, n: int) -> list[str]:
+    asked = list(dict.fromkeys(p.question for p in conv.probes))
+    fixed = ["What do I prefer?", "What did we decide last time?", "Where do I work?"]
+    return (asked + fixed)[:n]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run every benchmark of the mode and write the results."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    mode = FULL if args.full else QUICK
+    results = measure(mode, args.seed, args.out)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"bench-{mode.name}"
+    stem.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
+    from memlab_bench.report import markdown
+
+    stem.with_suffix(".md").write_text(markdown(results) + "\n")
+    _print_summary(results, stem)
+    return 0
+
+
+def measure(mode: Mode, seed: int, out: Path) -> dict:
+    """Every benchmark of `mode`, under one progress display."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from memlab_bench.growth import run_growth
+    from memlab_bench.ingest import run_ingest
+    from memlab_bench.machine import machine_info
+    from memlab_bench.report import ratios, targets
+    from memlab_bench.retrieval import run_retrieval
+    from memlab_bench.stats import peak_rss_mb
+
+    started = time.perf_counter()
+    longest = max(mode.growth_checkpoints)
+    conv = _conversation(longest, seed)
+    turns = conv.turns[:longest]
+    tenant = turns[0].tenant
+    questions = _questions(conv, mode.questions)
+    pool = list(dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20))[
+        :512
+    ]
+    growth_systems = [*mode.recipes, *mode.growth_baselines]
+    stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
+    stages += len(growth_systems) + int(mode.locomo_eval)
+    results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+    ) as progress:
+        overall = progress.add_task("bench", total=stages)
+        turns_task = progress.add_task("turns", total=len(turns), visible=False)
+
+        def advance(label: str) -> None:
+            progress.update(overall, description=label)
+            progress.advance(overall)
+
+        def begin_turns(label: str) -> None:
+            advance(label)
+            progress.reset(
+                turns_task, total=len(turns), visible=True, description=label
+            )
+
+        rss = results["peak_rss_mb_after"] = {}
+        results["ingest"] = run_ingest(
+            mode.recipes, mode.baselines, turns[: mode.ingest_turns], tenant, advance
+        )
+        rss["ingest"] = peak_rss_mb()
+        results["retrieval"] = run_retrieval(
+            mode.retrieval_sizes,
+            pool,
+            (questions * mode.retrieval_queries)[: mode.retrieval_queries],
+            turns[0].timestamp,
+            advance,
+        )
+        rss["retrieval"] = peak_rss_mb()
+        results["growth"] = run_growth(
+            growth_systems,
+            turns,
+            tenant,
+            mode.growth_checkpoints,
+            questions,
+            mode.budget,
+            begin_turns,
+            lambda: progress.advance(turns_task),
+        )
+        rss["growth"] = peak_rss_mb()
+        progress.update(turns_task, visible=False)
+        if mode.locomo_eval:
+            from memlab_bench.locomo import time_locomo_eval
+
+            advance("LoCoMo dev eval")
+            results["locomo_eval"] = time_locomo_eval(out / "locomo-eval")
+    results["peak_rss_mb"] = peak_rss_mb()
+    results["seconds"] = round(time.perf_counter() - started, 1)
+    results["machine"] = machine_info(REPO)
+    results["questions"] = questions
+    results["targets"] = targets(results)
+    results["ratios"] = ratios(results)
+    return results
+
+
+def _print_summary(results: dict, stem: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        title=f"memory-lab bench ({results['mode']}, {results['seconds']} s, "
+        f"peak {results['peak_rss_mb']} MB)"
+    )
+    for col in ("target", "measured", "met"):
+        table.add_column(col)
+    for t in results["targets"]:
+        met = {True: "[green]yes", False: "[red]no", None: "[yellow]n/a (quick)"}[
+            t["met"]
+        ]
+        table.add_row(t["target"], t["measured"], met)
+    console = Console()
+    console.print(table)
+    console.print(f"wrote {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")

@@ -1,0 +1,434 @@
+"""report.md with the table, the plots and a plain reading against the issue's targets.
+
+Everything here reads the run log and the summary only, so a stored run can be
+re-reported. Plots use matplotlib's Agg backend: no display, same bytes on CI.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from memlab_datasets.categories import CATEGORIES, category_name  # noqa: E402
+from memlab_datasets.types import TRAP_KINDS  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from memlab_evals.aggregate import COLUMNS  # noqa: E402
+from memlab_evals.log import RunLog  # noqa: E402
+from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer  # noqa: E402
+from memlab_evals.systems import BASELINES as _BASELINE_NAMES  # noqa: E402
+
+BASELINES = frozenset(_BASELINE_NAMES)
+UNSCORED = "unscored: no judge configured"
+TABLE_COLUMNS = [
+    c for c in COLUMNS if c not in ("dataset", "category") and "_ci_" not in c
+]
+CATEGORY_METRICS = ["evidence_recall", "answer_recall", "fact_recall"]
+GLOSSARY = {
+    "evidence_recall": "share of the evidence turns' content words the context holds",
+    "answer_recall": "gold answer (normalised; 80% of content words for multi-word "
+    "answers) present in the context",
+    "fact_recall": "planted value present in the context (synthetic only)",
+    "judged_accuracy": "LLM judge: would an answer from this context be correct",
+    "stale_answer_rate": "update probes whose context serves an older value as current",
+    "abstention_violation_rate": "abstention probes whose context asserts an answer",
+    "hallucinated_memory_rate": "stored facts no cited turn supports (unsupported "
+    "value, trap stored, wrong attribution), mean over conversations",
+    "extraction_precision": "stored facts matching a gold fact (lenient)",
+    "extraction_recall": "gold facts some stored fact matches (lenient)",
+    "compression_ratio": "HEADLINE: raw history tokens / injected context tokens, "
+    "mean over probes",
+    "storage_compression_ratio": "raw history tokens / tokens the system stores",
+    "episode_compression_ratio": "per episode, source tokens / summary tokens "
+    "(seed 001)",
+    "context_tokens_mean": "injected context tokens per probe",
+    "brain_calls": "brain calls per conversation (mean)",
+    "brain_tokens": "brain tokens per conversation (mean)",
+}
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    number = float(value)  # type: ignore[arg-type]
+    return f"{number:,.0f}" if abs(number) >= 100 else f"{number:.3f}"
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A GitHub-flavoured table; empty cells where a metric does not apply."""
+    head = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = [
+        "| " + " | ".join(_fmt(v) for v in row) + " |"
+        for row in frame.itertuples(index=False)
+    ]
+    return "\n".join([head, rule, *body])
+
+
+def _all_rows(summary: pd.DataFrame) -> pd.DataFrame:
+    rows = summary[summary["category"].astype(str) == "all"]
+    return rows[[c for c in TABLE_COLUMNS if c in rows.columns]]
+
+
+def _with_ci(row: pd.Series, metric: str) -> str:
+    value = _fmt(row.get(metric, math.nan))
+    low, high = row.get(f"{metric}_ci_low"), row.get(f"{metric}_ci_high")
+    if value and low is not None and not pd.isna(low):
+        return f"{value} [{low:.2f}, {high:.2f}]"
+    return value
+
+
+def _category_table(summary: pd.DataFrame) -> pd.DataFrame:
+    rows = summary[summary["category"].astype(str) != "all"]
+    out = pd.DataFrame(
+        {
+            "system": rows["system"],
+            "category": rows["category"].astype(str),
+            "name": [category_name(int(c)) for c in rows["category"]],
+            "n": rows["n"],
+        }
+    )
+    for metric in CATEGORY_METRICS + ["stale_answer_rate", "abstention_violation_rate"]:
+        out[metric] = [_with_ci(r, metric) for _, r in rows.iterrows()]
+    return out
+
+
+def _plot_frontier(summary: pd.DataFrame, path: Path) -> list[str]:
+    """Recall against compression per system; returns systems left off (no ratio)."""
+    rows = _all_rows(summary)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    skipped = []
+    for metric, marker in (("evidence_recall", "o"), ("answer_recall", "^")):
+        shown = rows.dropna(subset=["compression_ratio", metric])
+        ax.scatter(
+            shown["compression_ratio"], shown[metric], marker=marker, label=metric
+        )
+        if metric == "evidence_recall":
+            for _, row in shown.iterrows():
+                ax.annotate(
+                    row["system"],
+                    (row["compression_ratio"], row[metric]),
+                    textcoords="offset points",
+                    xytext=(4, 4),
+                    fontsize=8,
+                )
+    skipped = sorted(
+        set(rows["system"]) - set(rows.dropna(subset=["compression_ratio"])["system"])
+    )
+    if (rows["compression_ratio"].dropna() > 0).any():
+        ax.set_xscale("log")
+    ax.set_xlabel("compression_ratio (history tokens / context tokens, log)")
+    ax.set_ylabel("recall")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title("Recall against compression, per system")
+    ax.legend(loc="lower left", fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return skipped
+
+
+def _plot_categories(summary: pd.DataFrame, path: Path) -> None:
+    """Per-category bars with bootstrap 95% error bars, one panel per recall metric."""
+    rows = summary[summary["category"].astype(str) != "all"]
+    systems = list(dict.fromkeys(rows["system"]))
+    categories = sorted(rows["category"].astype(str).unique(), key=int)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    width = 0.8 / max(len(systems), 1)
+    x = np.arange(len(categories))
+    for ax, metric in zip(axes, ("evidence_recall", "answer_recall"), strict=True):
+        for i, system in enumerate(systems):
+            mine = rows[rows["system"] == system].set_index(
+                rows[rows["system"] == system]["category"].astype(str)
+            )
+            mine = mine.reindex(categories)
+            values = mine[metric].to_numpy(dtype=float)
+            low = values - mine[f"{metric}_ci_low"].to_numpy(dtype=float)
+            high = mine[f"{metric}_ci_high"].to_numpy(dtype=float) - values
+            errors = np.nan_to_num(np.vstack([low, high]), nan=0.0).clip(min=0)
+            ax.bar(
+                x + i * width - 0.4 + width / 2,
+                np.nan_to_num(values, nan=0.0),
+                width,
+                yerr=errors,
+                capsize=2,
+                label=system,
+            )
+        ax.set_xticks(
+            x, [f"{c}\n{category_name(int(c))}" for c in categories], fontsize=7
+        )
+        ax.set_title(f"{metric} per category (95% bootstrap CI)")
+        ax.set_ylim(0, 1.05)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("recall")
+    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _recipes(log: RunLog, summary: pd.DataFrame) -> list[str]:
+    names = list(dict.fromkeys(summary["system"]))
+    if log.config.recipes:
+        return [s for s in names if s in log.config.recipes]
+    return [s for s in names if s not in BASELINES]
+
+
+def _value(rows: pd.DataFrame, system: str, metric: str) -> float:
+    hit = rows[rows["system"] == system]
+    return float(hit[metric].iloc[0]) if len(hit) and metric in hit else math.nan
+
+
+def _locomo_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
+    rows = summary[summary["category"].astype(str) == "all"]
+    recipes = _recipes(log, summary)
+    if not recipes:
+        return ["- No memory recipe in this run: the targets cannot be checked."]
+    best = max(
+        recipes, key=lambda s: np.nan_to_num(_value(rows, s, "evidence_recall"), nan=-1)
+    )
+    recall = _value(rows, best, "evidence_recall")
+    tokens = _value(rows, best, "context_tokens_mean")
+    lines = [f"- Best memory recipe by evidence recall: **{best}** ({recall:.3f})."]
+    bm25 = _value(rows, "rag-bm25", "evidence_recall")
+    if math.isnan(bm25):
+        lines.append("- `rag-bm25` was not run: the recall target cannot be checked.")
+    elif recall >= bm25:
+        lines.append(f"- Recall target met: {recall:.3f} >= rag-bm25's {bm25:.3f}.")
+    else:
+        gaps = _category_gaps(summary, best, "rag-bm25")
+        lines.append(
+            f"- Recall target MISSED: {best} {recall:.3f} < rag-bm25 {bm25:.3f} "
+            f"({recall - bm25:+.3f}). Largest category gaps: {gaps}. "
+            f"{best} injects {tokens:.0f} tokens per probe against a budget of "
+            f"{log.config.budget}; rag-bm25 injects "
+            f"{_value(rows, 'rag-bm25', 'context_tokens_mean'):.0f}: whatever the "
+            "recipe does not put in the context (summaries that drop details, facts "
+            "the rule-based brain never extracted) cannot be recalled."
+        )
+    full = _value(rows, "full", "context_tokens_mean")
+    if math.isnan(full):
+        lines.append("- `full` was not run: the 15x token target cannot be checked.")
+    elif tokens > 0 and full / tokens >= 15:
+        lines.append(f"- Token target met: full uses {full / tokens:.1f}x the tokens.")
+    else:
+        ratio = full / tokens if tokens > 0 else math.inf
+        lines.append(
+            f"- Token target MISSED: full uses only {ratio:.1f}x {best}'s tokens "
+            f"({full:.0f} vs {tokens:.0f}); the budget ({log.config.budget}) is too "
+            "close to the history length at the probes for a 15x reduction."
+        )
+    return lines
+
+
+def _category_gaps(summary: pd.DataFrame, system: str, other: str) -> str:
+    rows = summary[summary["category"].astype(str) != "all"]
+    mine = rows[rows["system"] == system].set_index("category")["evidence_recall"]
+    theirs = rows[rows["system"] == other].set_index("category")["evidence_recall"]
+    gaps = (mine - theirs).dropna().sort_values()
+    return (
+        ", ".join(f"category {c} {g:+.2f}" for c, g in gaps.head(2).items()) or "none"
+    )
+
+
+def _synthetic_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
+    rows = summary[summary["category"].astype(str) == "all"]
+    kinds = {t.get("kind") for r in log.conversations for t in r.traps}
+    absent = [k for k in TRAP_KINDS if k not in kinds]
+    lines = [
+        "- Every trap kind present: "
+        + ("yes." if not absent else f"NO, missing {', '.join(absent)}.")
+    ]
+    stale_why = _stale_reasons(log)
+    halluc_why = _hallucination_reasons(log)
+    for system in _recipes(log, summary):
+        stale = _value(rows, system, "stale_answer_rate")
+        halluc = _value(rows, system, "hallucinated_memory_rate")
+        if math.isnan(stale):
+            lines.append(
+                f"- {system}: stale_answer_rate not measured (no update probes)."
+            )
+        elif stale <= 0.02:
+            lines.append(f"- {system}: stale_answer_rate {stale:.3f} <= 0.02: met.")
+        else:
+            lines.append(
+                f"- {system}: stale_answer_rate {stale:.3f} > 0.02: MISSED. Stale "
+                f"contexts by cause: {stale_why.get(system) or 'none recorded'}."
+            )
+        if math.isnan(halluc):
+            lines.append(
+                f"- {system}: hallucinated_memory_rate not measured (nothing stored)."
+            )
+        elif halluc <= 0.05 and not absent:
+            lines.append(
+                f"- {system}: hallucinated_memory_rate {halluc:.3f} <= 0.05: met."
+            )
+        else:
+            verdict = (
+                "MISSED" if halluc > 0.05 else "not established (trap kinds missing)"
+            )
+            lines.append(
+                f"- {system}: hallucinated_memory_rate {halluc:.3f}: {verdict}. "
+                f"Hallucinated rows by reason: {halluc_why.get(system) or 'none'}."
+            )
+    return lines
+
+
+def _counts(counter: Counter[str]) -> str:
+    return ", ".join(f"{reason} {n}" for reason, n in counter.most_common())
+
+
+def _stale_reasons(log: RunLog) -> dict[str, str]:
+    runs = {(r.system, r.conversation): r for r in log.conversations}
+    source = source_of(log.config.dataset)
+    found: dict[str, Counter[str]] = {}
+    for probe in log.probes:
+        case = ProbeCase(probe, runs.get((probe.system, probe.conversation)), source)
+        reason = stale_answer.diagnose(case)
+        if reason:
+            found.setdefault(probe.system, Counter())[reason] += 1
+    return {s: _counts(c) for s, c in found.items()}
+
+
+def _hallucination_reasons(log: RunLog) -> dict[str, str]:
+    found: dict[str, Counter[str]] = {}
+    for run in log.conversations:
+        for verdict in hallucination.verdicts(run):
+            for reason in verdict.reasons:
+                found.setdefault(run.system, Counter())[reason] += 1
+    return {s: _counts(c) for s, c in found.items()}
+
+
+def _config_lines(log: RunLog) -> list[str]:
+    c = log.config
+    lines = [
+        f"- dataset: `{c.dataset}` (sha256 `{c.dataset_hash[:16]}...`)",
+        f"- systems: {', '.join(c.systems)}",
+        f"- budget: {c.budget} tokens (every system except `full`)",
+        f"- workers: {c.workers}; git commit `{c.git_commit}`; started {c.started_at}",
+        f"- memory-lab {c.memory_lab_version}; run log version {log.version}",
+        f"- answer key: corrections `{c.corrections}`"
+        + (" (LoCoMo audit fixes applied)" if c.corrections == "audit" else ""),
+        f"- judge: {c.judge or UNSCORED}",
+    ]
+    for name, params in c.recipes.items():
+        lines.append(f"- recipe `{name}`: `{params}`")
+    versions = log.scorers or {}
+    if versions:
+        lines.append(
+            "- scorers: " + ", ".join(f"{k} v{v}" for k, v in sorted(versions.items()))
+        )
+    return lines
+
+
+def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
+    """Write report.md and its PNG plots into `out_dir`; returns the report's path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    skipped = _plot_frontier(summary, out_dir / "frontier.png")
+    _plot_categories(summary, out_dir / "categories.png")
+    judged = summary.get("judged_accuracy", pd.Series(dtype=float))
+    source = source_of(log.config.dataset)
+    parts = [
+        f"# memory-lab eval: {log.config.dataset}",
+        "## Run",
+        "\n".join(_config_lines(log)),
+        "## Summary (category `all`)",
+        markdown_table(_all_rows(summary)),
+    ]
+    if judged.isna().all():
+        parts.append(f"judged_accuracy: {UNSCORED}.")
+    parts += [
+        "## Per category (mean [bootstrap 95% CI])",
+        markdown_table(_category_table(summary)),
+        "## Category numbers used",
+        "Keyed by number as LoCoMo's evaluation code reads them (the Mem0 paper "
+        "swaps 1, 3 and 4); 6 exists only in the synthetic set.",
+        markdown_table(
+            pd.DataFrame(
+                [(str(n), c.name, c.kind) for n, c in CATEGORIES.items()],
+                columns=["category", "name", "probe kind"],
+            )
+        ),
+        "## Plots",
+        "![recall against compression ratio](frontier.png)",
+        "![per-category recall](categories.png)",
+    ]
+    if skipped:
+        parts.append(
+            f"Not on the frontier plot (empty context, no ratio): {', '.join(skipped)}."
+        )
+    parts.append("## Against the issue's targets")
+    if source == "locomo":
+        parts.append(
+            "Target: at a 1,500-token budget the best memory recipe matches or beats "
+            "`rag-bm25` on evidence recall with at least 15x fewer context tokens "
+            "than `full`."
+        )
+        parts.append("\n".join(_locomo_targets(log, summary)))
+    else:
+        parts.append(
+            "Targets: `stale_answer_rate` at most 2% and `hallucinated_memory_rate` "
+            "at most 5%, with every trap kind present."
+        )
+        parts.append("\n".join(_synthetic_targets(log, summary)))
+    parts += [
+        "## Columns",
+        "\n".join(f"- `{k}`: {v}" for k, v in GLOSSARY.items()),
+    ]
+    path = out_dir / "report.md"
+    path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    return path
+
+
+PRINTED_COLUMNS = [
+    "system",
+    "n",
+    "evidence_recall",
+    "answer_recall",
+    "fact_recall",
+    "stale_answer_rate",
+    "abstention_violation_rate",
+    "hallucinated_memory_rate",
+    "compression_ratio",
+    "context_tokens_mean",
+    "retrieve_ms_p95",
+]
+"""The headline columns; the report and summary.csv hold the rest."""
+
+
+def print_table(summary: pd.DataFrame, console: Console | None = None) -> None:
+    """Print the `all` rows' headline columns as a rich table."""
+    console = console or Console(width=max(Console().width, 150))
+    rows = summary[summary["category"].astype(str) == "all"]
+    shown = [
+        c
+        for c in PRINTED_COLUMNS
+        if c in rows.columns and (c in ("system", "n") or rows[c].notna().any())
+    ]
+    dataset = str(summary["dataset"].iloc[0]) if len(summary) else ""
+    table = Table(title=f"memory-lab eval: {dataset} (category all)")
+    for column in shown:
+        table.add_column(
+            column.replace("_", " "),
+            justify="left" if column == "system" else "right",
+            overflow="fold",
+        )
+    for _, row in rows.iterrows():
+        table.add_row(*(_fmt(row[c]) for c in shown))
+    console.print(table)
+    if "judged_accuracy" in rows and rows["judged_accuracy"].isna().all():
+        console.print(f"judged_accuracy: {UNSCORED}")

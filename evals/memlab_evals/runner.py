@@ -1,0 +1,310 @@
+"""Run systems over a dataset and write down exactly what each one would inject.
+
+One work unit is one system over one conversation, in a fresh data folder: turns go
+in order under a manual clock that follows their timestamps, and at each probe the
+context is assembled for the probe's question, timed and logged. Units run in
+worker processes; their results are put back in a fixed order, so the log (timing
+aside) is the same whatever the worker count.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from memlab_datasets.types import Conversation, Dataset
+
+from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
+from memlab_evals.systems import make_system, render_turn, split_systems, system_params
+from memory_lab.tokens import default_counter
+
+TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers"}
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One system over one conversation: the grain of parallel work."""
+
+    conversation_index: int
+    system_index: int
+    conversation: Conversation
+    system: str
+    budget: int
+
+
+def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
+    """Feed one conversation to one fresh system and record every probe.
+
+    The stores live in a temporary folder of their own (real SQLite and Chroma),
+    deleted afterwards, so units never see each other's memory.
+    """
+    conv = unit.conversation
+    if not conv.turns:
+        return _conversation_run(unit, [], None), []
+    counter = default_counter()
+    probes_after = defaultdict(list)
+    for probe in conv.probes:
+        if probe.after_turn not in conv.positions:
+            raise ValueError(
+                f"{conv.id}: probe {probe.id} is asked after unknown turn "
+                f"{probe.after_turn!r}"
+            )
+        probes_after[probe.after_turn].append(probe)
+
+    ingest_ms: list[float] = []
+    records: list[ProbeRecord] = []
+    history: list[str] = []
+    history_tokens = 0
+    with tempfile.TemporaryDirectory(prefix="memory-lab-eval-") as tmp:
+        system = make_system(
+            unit.system,
+            budget=unit.budget,
+            tenant=conv.tenant,
+            start=conv.turns[0].timestamp,
+            data_dir=Path(tmp) / "data",
+            counter=counter,
+        )
+        try:
+            for turn in conv.turns:
+                t0 = time.perf_counter()
+                system.ingest(turn)
+                ingest_ms.append((time.perf_counter() - t0) * 1000)
+                history.append(render_turn(turn))
+                asked = probes_after.get(turn.id, ())
+                if asked:
+                    # Counted as `full` renders it, so full's ratio is exactly 1.
+                    history_tokens = counter.count("\n".join(history))
+                for probe in asked:
+                    t0 = time.perf_counter()
+                    ctx = system.context(probe.question)
+                    retrieve_ms = (time.perf_counter() - t0) * 1000
+                    records.append(
+                        ProbeRecord(
+                            system=unit.system,
+                            conversation=conv.id,
+                            probe_id=probe.id,
+                            category=probe.category,
+                            kind=probe.kind,
+                            question=probe.question,
+                            answer=probe.answer,
+                            stale_answers=list(probe.stale_answers),
+                            adversarial_answer=probe.adversarial_answer,
+                            evidence=list(probe.evidence),
+                            evidence_texts=_evidence_texts(conv, probe.evidence),
+                            after_turn=probe.after_turn,
+                            context=ctx.text,
+                            context_tokens=ctx.tokens,
+                            history_tokens=history_tokens,
+                            stored_tokens=system.stored_tokens(),
+                            retrieve_ms=retrieve_ms,
+                            context_items=list(ctx.items),
+                        )
+                    )
+            run = _conversation_run(unit, ingest_ms, system)
+        finally:
+            system.close()
+    return run, records
+
+
+def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
+    """Text of each evidence turn that exists; LoCoMo has a few dangling ids."""
+    return [conv.turn(t).content for t in evidence if t in conv.positions]
+
+
+def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> ConversationRun:
+    conv = unit.conversation
+    cost = system.cost() if system is not None else None
+    return ConversationRun(
+        system=unit.system,
+        conversation=conv.id,
+        turns=len(conv.turns),
+        ingest_ms=ingest_ms,
+        brain=cost.brain if cost else "",
+        brain_calls=cost.calls if cost else 0,
+        brain_tokens=cost.tokens if cost else 0,
+        compressions=cost.compressions if cost else 0,
+        stored_facts=system.stored_facts() if system is not None else [],
+        gold_facts=[g.model_dump(mode="json") for g in conv.gold_facts],
+        traps=[t.model_dump(mode="json") for t in conv.traps],
+        turn_texts={m.id: m.content for m in conv.turns},
+        turn_speakers={m.id: m.who for m in conv.turns},
+        episodes=system.episode_stats() if system is not None else [],
+    )
+
+
+def run_eval(
+    dataset: Dataset,
+    systems: Sequence[str] | str,
+    budget: int,
+    *,
+    workers: int = 1,
+    progress: bool = True,
+    dataset_spec: str | None = None,
+    corrections: str = "none",
+) -> RunLog:
+    """Every system over every conversation, as one versioned log.
+
+    Args:
+        dataset: The conversations with their probes and ground truth.
+        systems: Names (see `memlab_evals.systems`) or one comma-separated string.
+        budget: Context token budget for every system except ``full``.
+        workers: Worker processes; 1 runs in this process.
+        progress: Show a progress bar.
+        dataset_spec: How the dataset was named on the command line, for the log.
+        corrections: LoCoMo answer-key corrections applied: 'none' or 'audit'.
+
+    Raises:
+        ValueError: for an unknown system, a budget below 1 or workers below 1.
+    """
+    names = split_systems(systems if isinstance(systems, str) else ",".join(systems))
+    if budget < 1:
+        raise ValueError(f"budget must be a positive number of tokens, got {budget}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    config = RunConfig(
+        dataset=dataset_spec or dataset.name,
+        dataset_hash=dataset.content_hash,
+        systems=names,
+        recipes={n: p for n in names if (p := system_params(n))},
+        budget=budget,
+        workers=workers,
+        git_commit=git_commit(),
+        started_at=datetime.now(UTC).isoformat(),
+        memory_lab_version=_version(),
+        corrections=corrections,
+    )
+    units = [
+        Unit(ci, si, conv, name, budget)
+        for ci, conv in enumerate(dataset.conversations)
+        for si, name in enumerate(names)
+    ]
+    results = _execute(units, workers, progress)
+    runs: list[ConversationRun] = []
+    probes: list[ProbeRecord] = []
+    for unit in units:  # the fixed order: conversation, then system as given
+        run, records = results[(unit.conversation_index, unit.system_index)]
+        runs.append(run)
+        probes.extend(records)
+    return RunLog(
+        config=config, scorers=_scorer_versions(), conversations=runs, probes=probes
+    )
+
+
+def _execute(units: list[Unit], workers: int, progress: bool) -> dict:
+    """Run the units, here or in a process pool, behind one progress bar."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    results: dict[tuple[int, int], tuple[ConversationRun, list[ProbeRecord]]] = {}
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, disable=not progress, transient=True) as bar:
+        task = bar.add_task("eval", total=len(units))
+        if workers == 1 or len(units) <= 1:
+            for unit in units:
+                bar.update(task, description=f"{unit.conversation.id} / {unit.system}")
+                results[(unit.conversation_index, unit.system_index)] = run_unit(unit)
+                bar.advance(task)
+            return results
+        # Longest conversations first, so a long one does not start last and leave
+        # the other workers idle at the end.
+        todo = sorted(units, key=lambda u: -len(u.conversation.turns))
+        with ProcessPoolExecutor(
+            max_workers=min(workers, len(units)), mp_context=_context()
+        ) as pool:
+            futures = {pool.submit(run_unit, u): u for u in todo}
+            for fut in as_completed(futures):
+                unit = futures[fut]
+                results[(unit.conversation_index, unit.system_index)] = fut.result()
+                bar.update(task, description=f"{unit.conversation.id} / {unit.system}")
+                bar.advance(task)
+    return results
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Forkserver where it exists, else spawn.
+
+    Forking a process that holds ONNX sessions, SQLite handles and thread pools
+    can deadlock the child.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context(
+        "forkserver" if "forkserver" in methods else "spawn"
+    )
+
+
+def git_commit() -> str:
+    """The commit the code ran at, with '+dirty' when the tree has edits."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{sha}+dirty" if dirty else sha
+
+
+def _version() -> str:
+    try:
+        return version("memory-lab")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _scorer_versions() -> dict[str, str]:
+    """Versions of the scorers that will read this log, when they are installed."""
+    try:
+        from memlab_evals.scorers import SCORER_VERSIONS
+    except ImportError:
+        return {}
+    return dict(SCORER_VERSIONS)
+
+
+def strip_timing(log: RunLog) -> dict:
+    """The log as a dict without wall-clock fields: what determinism compares."""
+    data = log.model_dump(mode="json")
+    for key in TIMING_FIELDS & set(data["config"]):
+        data["config"].pop(key)
+    for run in data["conversations"]:
+        run.pop("ingest_ms", None)
+    for probe in data["probes"]:
+        probe.pop("retrieve_ms", None)
+    return data
+
+
+def default_workers() -> int:
+    """A worker per core, at most four: each one loads its own embedder and stores."""
+    return max(1, min(4, os.cpu_count() or 1))

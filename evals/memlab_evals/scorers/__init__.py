@@ -1,0 +1,109 @@
+"""One scorer per metric, each a pure function of logged records.
+
+Probe scorers take a `ProbeCase` and return a number or NaN (not applicable);
+conversation scorers take a `ConversationRun`. `SCORERS` is the registry the
+aggregation walks; `SCORER_VERSIONS` goes into every run log so a stored number
+can be traced to the scorer that made it; `DIRECTIONS` is the one place that says
+which way is better for every summary column, scorers and costs alike.
+"""
+
+from __future__ import annotations
+
+from memlab_evals.scorers import (
+    abstention,
+    answer_recall,
+    compression,
+    evidence_recall,
+    extraction,
+    fact_recall,
+    hallucination,
+    stale_answer,
+)
+from memlab_evals.scorers.base import ProbeCase, Scorer, source_of
+
+SCORERS: tuple[Scorer, ...] = (
+    Scorer(
+        evidence_recall.NAME,
+        evidence_recall.VERSION,
+        True,
+        "probe",
+        evidence_recall.score,
+    ),
+    Scorer(
+        answer_recall.NAME, answer_recall.VERSION, True, "probe", answer_recall.score
+    ),
+    Scorer(fact_recall.NAME, fact_recall.VERSION, True, "probe", fact_recall.score),
+    Scorer(stale_answer.NAME, stale_answer.VERSION, False, "probe", stale_answer.score),
+    Scorer(abstention.NAME, abstention.VERSION, False, "probe", abstention.score),
+    Scorer(
+        "compression_ratio",
+        compression.VERSION,
+        True,
+        "probe",
+        compression.context_ratio,
+    ),
+    Scorer(
+        "storage_compression_ratio",
+        compression.VERSION,
+        True,
+        "probe",
+        compression.storage_ratio,
+    ),
+    Scorer(
+        hallucination.NAME,
+        hallucination.VERSION,
+        False,
+        "conversation",
+        hallucination.score,
+    ),
+    Scorer(
+        extraction.PRECISION,
+        extraction.VERSION,
+        True,
+        "conversation",
+        extraction.precision,
+    ),
+    Scorer(
+        extraction.RECALL, extraction.VERSION, True, "conversation", extraction.recall
+    ),
+    Scorer(
+        "episode_compression_ratio",
+        compression.VERSION,
+        True,
+        "conversation",
+        compression.episode_ratio,
+    ),
+)
+
+SCORER_VERSIONS: dict[str, str] = {s.name: s.version for s in SCORERS}
+
+COST_DIRECTIONS: dict[str, str] = {
+    "context_tokens_mean": "lower",
+    "ingest_ms_p50": "lower",
+    "ingest_ms_p95": "lower",
+    "retrieve_ms_p50": "lower",
+    "retrieve_ms_p95": "lower",
+    "brain_calls": "lower",
+    "brain_tokens": "lower",
+    "judged_accuracy": "higher",
+}
+
+DIRECTIONS: dict[str, str] = {
+    **{s.name: "higher" if s.higher_is_better else "lower" for s in SCORERS},
+    **COST_DIRECTIONS,
+}
+"""Metric column -> 'higher' or 'lower' is better."""
+
+PROBE_SCORERS = tuple(s for s in SCORERS if s.level == "probe")
+CONVERSATION_SCORERS = tuple(s for s in SCORERS if s.level == "conversation")
+
+__all__ = [
+    "CONVERSATION_SCORERS",
+    "DIRECTIONS",
+    "PROBE_SCORERS",
+    "SCORERS",
+    "SCORER_VERSIONS",
+    "ProbeCase",
+    "Scorer",
+    "source_of",
+]

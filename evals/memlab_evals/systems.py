@@ -1,0 +1,553 @@
+"""Systems under test: memory recipes and the baselines they must beat.
+
+Every system sees the same turns in the same order and answers one question: what
+context would the responder be shown for this question now? Baselines work on raw
+turns, so a recipe's numbers can be read against a known floor (`none`), a known
+ceiling (`full`) and the usual cheap alternatives (`window`, `rag-bm25`,
+`rag-embed`). All but `full` get the same token budget.
+
+A system is named by a short stable string, because names go into run logs:
+``A``, ``B+C``, ``A(a_max_messages=30)``, ``full``, ``window``, ``rag-bm25``,
+``rag-embed``, ``none``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import NamedTuple, Protocol, runtime_checkable
+
+import numpy as np
+from pydantic import ValidationError
+
+from memlab_evals.log import EpisodeStat, StoredFact
+from memory_lab.clock import ManualClock
+from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
+from memory_lab.tokens import TokenCounter, default_counter
+from memory_lab.types import Message
+
+BASELINES: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed", "none")
+
+
+class Context(NamedTuple):
+    """What a system would inject for one question."""
+
+    text: str
+    tokens: int
+    items: list[str]
+
+
+@dataclass(frozen=True)
+class BuildCost:
+    """What building the memory cost, for the log's cost columns."""
+
+    brain: str = ""
+    calls: int = 0
+    tokens: int = 0
+    compressions: int = 0
+
+
+@runtime_checkable
+class System(Protocol):
+    """One system under test, fed one conversation turn by turn."""
+
+    name: str
+
+    def ingest(self, msg: Message) -> None:
+        """Take the next turn."""
+        ...
+
+    def context(self, question: str) -> Context:
+        """The context the responder would get for `question` now."""
+        ...
+
+    def stored_tokens(self) -> int:
+        """Tokens the system holds now (what a compression ratio divides)."""
+        ...
+
+    def stored_facts(self) -> list[StoredFact]:
+        """Fact rows it stored (memory recipes only)."""
+        ...
+
+    def episode_stats(self) -> list[EpisodeStat]:
+        """Per-episode source and summary sizes (memory recipes only)."""
+        ...
+
+    def cost(self) -> BuildCost:
+        """Brain calls, tokens and compressions spent so far."""
+        ...
+
+    def close(self) -> None:
+        """Release files and handles."""
+        ...
+
+
+def render_turn(msg: Message) -> str:
+    """One turn as a retrieval baseline shows it: "speaker (date): text".
+
+    The format matches the engine's window lines, so a baseline and a recipe pay
+    the same tokens for the same verbatim turn.
+    """
+    return f"{msg.who} ({msg.timestamp.strftime('%Y-%m-%d %H:%M')}): {msg.content}"
+
+
+# --- memory recipes ----------------------------------------------------------------
+
+
+class MemorySystem:
+    """A recipe over the real engine: SQLite facts, Chroma episodes, the graph."""
+
+    def __init__(
+        self,
+        name: str,
+        rec: Recipe,
+        budget: int,
+        tenant: str,
+        start: datetime,
+        data_dir: Path | None,
+    ) -> None:
+        from memory_lab.engine import MemoryEngine
+
+        self.name = name
+        self.tenant = tenant
+        config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+        self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
+        self._compressions = 0
+
+    def ingest(self, msg: Message) -> None:
+        """Feed one turn through the graph (triggers, compression, extraction)."""
+        if self.engine.ingest(self.tenant, [msg]).compressed:
+            self._compressions += 1
+
+    def context(self, question: str) -> Context:
+        """The responder's context: the engine's own assembly, not a copy of it."""
+        bundle = self.engine.assemble(self.tenant, question)
+        items = [item for block in bundle.blocks for item in block.items]
+        return Context(bundle.text, bundle.total_tokens, items)
+
+    def stored_tokens(self) -> int:
+        """Window turns, running summary, episode summaries and active facts."""
+        count = self.engine.counter.count
+        state = self.engine.state(self.tenant)
+        total = sum(count(m["content"]) for m in state.get("window", []))
+        total += count(state.get("summary", ""))
+        total += sum(ep.summary_tokens for ep in self.engine.episodes.get(self.tenant))
+        now = self.engine.clock.now()
+        total += sum(
+            count(f"{f.key}: {f.value}")
+            for f in self.engine.facts.active(self.tenant, now=now)
+        )
+        return total
+
+    def stored_facts(self) -> list[StoredFact]:
+        """Every fact row, with its status as seen at the clock's now."""
+        now = self.engine.clock.now()
+        return [
+            StoredFact(
+                id=row.id,
+                subject=row.subject,
+                category=row.category,
+                key=row.key,
+                value=row.value,
+                status=row.state_at(now),
+                source=row.source,
+                turn_ids=list(row.turn_ids),
+                evidence=row.evidence,
+            )
+            for row in self.engine.facts.rows(self.tenant)
+        ]
+
+    def episode_stats(self) -> list[EpisodeStat]:
+        """Source and summary tokens of each episode, ordered by position."""
+        episodes = sorted(
+            self.engine.episodes.get(self.tenant), key=lambda e: (e.first_seq, e.id)
+        )
+        return [
+            EpisodeStat(
+                id=ep.id,
+                original_tokens=ep.original_tokens,
+                summary_tokens=ep.summary_tokens,
+                original_message_count=ep.original_message_count,
+            )
+            for ep in episodes
+        ]
+
+    def cost(self) -> BuildCost:
+        """Brain usage where the brain counts it (the LLM brain does)."""
+        brain = self.engine.brain
+        stats = getattr(brain, "stats", None)
+        calls = _stat(stats, "calls")
+        tokens = _stat(stats, "tokens")
+        return BuildCost(
+            brain=getattr(brain, "name", type(brain).__name__),
+            calls=calls,
+            tokens=tokens,
+            compressions=self._compressions,
+        )
+
+    def close(self) -> None:
+        """Close the engine's SQLite handles."""
+        self.engine.close()
+
+
+def _stat(stats: object, key: str) -> int:
+    """A counter from a brain's stats, whether a dict or an object; 0 if absent."""
+    if stats is None:
+        return 0
+    value = stats.get(key, 0) if isinstance(stats, dict) else getattr(stats, key, 0)
+    try:
+        return int(value or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+# --- raw-turn baselines ------------------------------------------------------------
+
+
+class _TurnBaseline:
+    """Shared bookkeeping of baselines that keep raw turns."""
+
+    def __init__(self, name: str, budget: int | None, counter: TokenCounter) -> None:
+        self.name = name
+        self.budget = budget
+        self.counter = counter
+        self.turns: list[Message] = []
+        self.lines: list[str] = []
+        self.costs: list[int] = []
+
+    def ingest(self, msg: Message) -> None:
+        """Keep the turn and its rendered cost (counted once, not per question)."""
+        line = render_turn(msg)
+        self.turns.append(msg)
+        self.lines.append(line)
+        self.costs.append(self.counter.count(line))
+
+    def stored_tokens(self) -> int:
+        """Every raw turn: retrieval over turns has to keep them all."""
+        return sum(self.costs)
+
+    def stored_facts(self) -> list[StoredFact]:
+        """Baselines store no facts."""
+        return []
+
+    def episode_stats(self) -> list[EpisodeStat]:
+        """Baselines make no episodes."""
+        return []
+
+    def cost(self) -> BuildCost:
+        """Baselines call no brain."""
+        return BuildCost()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _render(self, chosen: list[int]) -> Context:
+        """Chosen turns in chronological order, trimmed until the budget holds.
+
+        The greedy fill estimates one token per joining newline; the exact count of
+        the joined text is the judge, and the lowest-ranked line goes first.
+        """
+        order = list(chosen)
+        while True:
+            ordered = sorted(order)
+            text = "\n".join(self.lines[i] for i in ordered)
+            tokens = self.counter.count(text)
+            if self.budget is None or tokens <= self.budget or not order:
+                return Context(text, tokens, [self.turns[i].id for i in ordered])
+            order.pop()
+
+    def _fill(self, ranked: list[int]) -> list[int]:
+        """Take turns in rank order while they fit; skip the ones that do not."""
+        assert self.budget is not None
+        taken: list[int] = []
+        used = 0
+        for i in ranked:
+            cost = self.costs[i] + (1 if taken else 0)
+            if used + cost <= self.budget:
+                taken.append(i)
+                used += cost
+        return taken
+
+
+class FullHistory(_TurnBaseline):
+    """`full`: every turn so far, no budget; the ceiling on recall and on cost."""
+
+    def __init__(self, counter: TokenCounter) -> None:
+        super().__init__("full", None, counter)
+
+    def context(self, question: str) -> Context:
+        """The whole history."""
+        return self._render(list(range(len(self.turns))))
+
+
+class RecentWindow(_TurnBaseline):
+    """`window`: the last turns that fit the budget, as a chat app without memory."""
+
+    def __init__(self, budget: int, counter: TokenCounter) -> None:
+        super().__init__("window", budget, counter)
+
+    def _held(self) -> list[int]:
+        taken: list[int] = []
+        used = 0
+        for i in range(len(self.turns) - 1, -1, -1):
+            cost = self.costs[i] + (1 if taken else 0)
+            if used + cost > (self.budget or 0):
+                break
+            taken.append(i)
+            used += cost
+        return taken
+
+    def context(self, question: str) -> Context:
+        """The newest turns, oldest first; a newest turn too long alone is cut."""
+        held = self._held()
+        if held or not self.turns:
+            return self._render(held)
+        assert self.budget is not None
+        text = _truncate(self.counter, self.lines[-1], self.budget)
+        tokens = self.counter.count(text)
+        return Context(text, tokens, [self.turns[-1].id] if text else [])
+
+    def stored_tokens(self) -> int:
+        """Only what the window holds: older turns are gone for good."""
+        held = self._held()
+        return sum(self.costs[i] for i in held)
+
+
+def _truncate(counter: TokenCounter, text: str, budget: int) -> str:
+    """The longest prefix of `text` within `budget` tokens."""
+    cut = getattr(counter, "truncate", None)
+    if cut is not None:
+        return cut(text, budget)
+    words = text.split()
+    while words and counter.count(" ".join(words)) > budget:
+        words.pop()
+    return " ".join(words)
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def bm25_tokens(text: str) -> list[str]:
+    """Lower-cased word tokens: the same for turns and questions."""
+    return _WORD.findall(text.lower())
+
+
+class BM25Retrieval(_TurnBaseline):
+    """`rag-bm25`: BM25 over raw turns, best first, up to the budget.
+
+    Only turns sharing a term with the question (score above zero) are candidates:
+    padding the budget with unrelated turns would credit the baseline with luck.
+    """
+
+    def __init__(self, budget: int, counter: TokenCounter) -> None:
+        super().__init__("rag-bm25", budget, counter)
+        self._index = None
+        self._indexed = 0
+
+    def context(self, question: str) -> Context:
+        """Top turns by BM25 score (ties: newer first), in chronological order."""
+        if not self.turns:
+            return Context("", 0, [])
+        from rank_bm25 import BM25Okapi
+
+        if self._index is None or self._indexed != len(self.turns):
+            # BM25's idf depends on the whole corpus, so the index is rebuilt when
+            # turns arrived since the last question, not per question.
+            corpus = [bm25_tokens(m.content) or [""] for m in self.turns]
+            self._index = BM25Okapi(corpus)
+            self._indexed = len(self.turns)
+        scores = self._index.get_scores(bm25_tokens(question))
+        ranked = sorted(
+            (i for i in range(len(self.turns)) if scores[i] > 0),
+            key=lambda i: (-float(scores[i]), -i),
+        )
+        return self._render(self._fill(ranked))
+
+
+class EmbeddingRetrieval(_TurnBaseline):
+    """`rag-embed`: cosine over MiniLM turn embeddings, best first, to the budget."""
+
+    def __init__(self, budget: int, counter: TokenCounter) -> None:
+        from memory_lab.embeddings import default_embedder
+
+        super().__init__("rag-embed", budget, counter)
+        self.embedder = default_embedder()
+        self._vectors: list[np.ndarray] = []
+
+    def ingest(self, msg: Message) -> None:
+        """Embed at ingest, as a vector store would, so its cost lands there."""
+        super().ingest(msg)
+        self._vectors.append(self.embedder.embed([msg.content])[0])
+
+    def context(self, question: str) -> Context:
+        """Top turns by cosine similarity (ties: newer first), chronological."""
+        if not self.turns:
+            return Context("", 0, [])
+        query = self.embedder.embed([question])[0]
+        # Unit vectors: the dot product is the cosine. Rounding keeps ties (and so
+        # the order) stable across processes and BLAS thread counts.
+        scores = np.round(np.stack(self._vectors) @ query, 6)
+        ranked = sorted(range(len(self.turns)), key=lambda i: (-float(scores[i]), -i))
+        return self._render(self._fill(ranked))
+
+
+class NoMemory(_TurnBaseline):
+    """`none`: an empty context; the floor every memory must beat."""
+
+    def __init__(self, counter: TokenCounter) -> None:
+        super().__init__("none", 0, counter)
+
+    def ingest(self, msg: Message) -> None:
+        """Forget the turn."""
+
+    def context(self, question: str) -> Context:
+        """Nothing."""
+        return Context("", 0, [])
+
+
+# --- names and the factory ---------------------------------------------------------
+
+
+def split_systems(spec: str) -> list[str]:
+    """System names from a comma list, keeping commas inside parentheses.
+
+    ``"A,B(b_high_water=800,b_low_water=400),full"`` has three systems.
+
+    Raises:
+        ValueError: for an empty list, unbalanced parentheses or a repeated name.
+    """
+    names: list[str] = []
+    depth, current = 0, ""
+    for ch in spec:
+        if ch == "," and depth == 0:
+            names.append(current.strip())
+            current = ""
+            continue
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            raise ValueError(f"unbalanced parentheses in systems {spec!r}")
+        current += ch
+    if depth:
+        raise ValueError(f"unbalanced parentheses in systems {spec!r}")
+    names.append(current.strip())
+    names = [n for n in names if n]
+    if not names:
+        raise ValueError("no systems given")
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"systems repeated: {', '.join(dupes)}")
+    for name in names:
+        check_system(name)
+    return names
+
+
+_RECIPE_CALL = re.compile(r"^\s*([A-Za-z+ ]+?)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+
+
+def parse_recipe(name: str) -> Recipe:
+    """The recipe a memory system's name describes, parameters applied.
+
+    Raises:
+        ValueError: naming the bad recipe or parameter.
+    """
+    match = _RECIPE_CALL.match(name)
+    if not match:
+        raise ValueError(f"cannot read recipe {name!r}")
+    rec = recipe(match.group(1))
+    args = match.group(2)
+    if args is None or not args.strip():
+        return rec
+    params: dict[str, object] = {}
+    for part in args.split(","):
+        key, sep, raw = part.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"{name}: expected key=value, got {part.strip()!r}")
+        params[key.strip()] = _literal(raw.strip())
+    return rec.with_params(**params)
+
+
+def _literal(raw: str) -> object:
+    """A parameter value: a Python literal when it reads as one, else the string."""
+    try:
+        return ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return raw
+
+
+def is_baseline(name: str) -> bool:
+    """Whether the name is a raw-turn baseline rather than a recipe."""
+    return name in BASELINES
+
+
+def check_system(name: str) -> None:
+    """Fail early, listing what exists, for a name that is no system.
+
+    Raises:
+        ValueError: for an unknown system or a bad recipe parameter.
+    """
+    if is_baseline(name):
+        return
+    known = ", ".join(("A", "B", "C", "A+B", "...", *BASELINES))
+    match = _RECIPE_CALL.match(name)
+    if match is None or not _is_recipe(match.group(1)):
+        raise ValueError(f"unknown system {name!r}; known: {known}")
+    try:
+        parse_recipe(name)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "recipe"
+        reason = f"{where}: {first['msg']}"
+        raise ValueError(f"bad recipe parameters in {name!r}: {reason}") from None
+    except ValueError as exc:
+        raise ValueError(f"bad recipe parameters in {name!r}: {exc}") from None
+
+
+def _is_recipe(spec: str) -> bool:
+    try:
+        recipe(spec)
+    except ValueError:
+        return False
+    return True
+
+
+def system_params(name: str) -> dict:
+    """The full parameters of a memory system, for the run log; {} for baselines."""
+    return {} if is_baseline(name) else parse_recipe(name).model_dump(mode="json")
+
+
+def make_system(
+    name: str,
+    *,
+    budget: int,
+    tenant: str,
+    start: datetime,
+    data_dir: Path | None = None,
+    counter: TokenCounter | None = None,
+) -> System:
+    """Build the system a name describes, fresh, for one conversation.
+
+    Args:
+        name: A recipe spec (``A``, ``A+B``, ``B(b_high_water=800)``) or a baseline.
+        budget: Context token budget; ignored by ``full``.
+        tenant: The conversation's tenant (memory recipes only).
+        start: Time of the first turn; the manual clock starts there.
+        data_dir: A folder of its own for the engine's stores; None keeps them in
+            memory.
+        counter: Token counter; the default is the project's tiktoken counter.
+    """
+    counter = counter or default_counter()
+    factories: dict[str, Callable[[], System]] = {
+        "full": lambda: FullHistory(counter),
+        "window": lambda: RecentWindow(budget, counter),
+        "rag-bm25": lambda: BM25Retrieval(budget, counter),
+        "rag-embed": lambda: EmbeddingRetrieval(budget, counter),
+        "none": lambda: NoMemory(counter),
+    }
+    if name in factories:
+        return factories[name]()
+    check_system(name)
+    return MemorySystem(name, parse_recipe(name), budget, tenant, start, data_dir)

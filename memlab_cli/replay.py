@@ -1,0 +1,159 @@
+"""Replay a conversation through the graph with one recipe and record per-turn stats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
+
+from memlab_cli.conversation_io import Replayable
+from memory_lab.clock import ManualClock
+from memory_lab.config import MemoryConfig, Recipe
+from memory_lab.engine import MemoryEngine
+
+
+@dataclass
+class TurnStats:
+    """What the memory looked like after one turn."""
+
+    turn: int
+    message_id: str
+    window_messages: int
+    window_tokens: int
+    episodes: int
+    active_facts: int
+    context_tokens: int
+    fired: str
+
+
+@dataclass
+class ReplayResult:
+    """Per-turn stats and the final snapshot of one recipe on one conversation."""
+
+    conversation: str
+    recipe: str
+    turns: list[TurnStats] = field(default_factory=list)
+    compressions: int = 0
+    snapshot: dict = field(default_factory=dict)
+
+    @property
+    def mean_context_tokens(self) -> float:
+        """Mean context tokens over the turns that were measured."""
+        vals = [t.context_tokens for t in self.turns]
+        return sum(vals) / len(vals) if vals else 0.0
+
+
+def replay(
+    conv: Replayable,
+    recipe: Recipe,
+    data_dir: Path,
+    *,
+    progress: bool = True,
+    config: MemoryConfig | None = None,
+) -> ReplayResult:
+    """Feed every turn in order.
+
+    After each turn, measure the context a next question would get.
+    """
+    base = config or MemoryConfig()
+    clock = ManualClock(conv.messages[0].timestamp)
+    engine = MemoryEngine(
+        data_dir, config=base.model_copy(update={"recipe": recipe}), clock=clock
+    )
+    result = ReplayResult(conversation=conv.name, recipe=recipe.name)
+    try:
+        items = list(enumerate(conv.messages, 1))
+        steps = (
+            track(items, description=f"replay {recipe.name}", transient=True)
+            if progress
+            else items
+        )
+        for i, msg in steps:
+            step = engine.ingest(conv.tenant, [msg])
+            if step.compressed:
+                result.compressions += 1
+            window = engine.window(conv.tenant)
+            context = engine.assemble(conv.tenant, msg.content)
+            result.turns.append(
+                TurnStats(
+                    turn=i,
+                    message_id=msg.id,
+                    window_messages=len(window),
+                    window_tokens=sum(engine.counter.count(m.content) for m in window),
+                    episodes=engine.episodes.count(conv.tenant),
+                    active_facts=len(engine.facts.active(conv.tenant)),
+                    context_tokens=context.total_tokens,
+                    fired="+".join(step.decision.triggers) if step.compressed else "",
+                )
+            )
+        engine.close_session(conv.tenant)
+        result.snapshot = engine.snapshot(conv.tenant)
+    finally:
+        engine.close()
+    return result
+
+
+def render_replay(
+    results: list[ReplayResult],
+    *,
+    per_turn: bool = True,
+    console: Console | None = None,
+) -> None:
+    """Print per-turn tables and one totals row per recipe."""
+    console = console or Console(width=max(Console().width, 110))
+    if per_turn:
+        for r in results:
+            t = Table(title=f"{r.conversation} - recipe {r.recipe}", show_lines=False)
+            for col in (
+                "turn",
+                "id",
+                "window msgs",
+                "window tok",
+                "episodes",
+                "facts",
+                "context tok",
+                "fired",
+            ):
+                t.add_column(
+                    col, justify="right" if col not in ("id", "fired") else "left"
+                )
+            for s in r.turns:
+                t.add_row(
+                    str(s.turn),
+                    s.message_id,
+                    str(s.window_messages),
+                    str(s.window_tokens),
+                    str(s.episodes),
+                    str(s.active_facts),
+                    str(s.context_tokens),
+                    s.fired,
+                )
+            console.print(t)
+    totals = Table(title="Per recipe")
+    for col in (
+        "conversation",
+        "recipe",
+        "turns",
+        "compressions",
+        "episodes",
+        "facts",
+        "ctx tok/turn",
+        "ctx tok max",
+    ):
+        totals.add_column(col, no_wrap=True)
+    for r in results:
+        active = sum(1 for f in r.snapshot.get("facts", []) if f["status"] == "active")
+        totals.add_row(
+            r.conversation,
+            r.recipe,
+            str(len(r.turns)),
+            str(r.compressions),
+            str(len(r.snapshot.get("episodes", []))),
+            str(active),
+            f"{r.mean_context_tokens:.1f}",
+            str(max((t.context_tokens for t in r.turns), default=0)),
+        )
+    console.print(totals)

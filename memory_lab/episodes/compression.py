@@ -1,0 +1,124 @@
+"""Turning a span of window messages into episodes and a running summary.
+
+Design: seeds 000 and 001.
+
+Compression summarises; it never drops: every compressed message stays in the
+transcript and is named by its episode's turn range, so it can be expanded back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+
+from memory_lab.brains.base import Brain
+from memory_lab.config import Recipe, WindowConfig
+from memory_lab.tokens import TokenCounter
+from memory_lab.types import Episode, Message
+from memory_lab.window.triggers import period_of
+
+
+def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message]]:
+    """Cut a span into episode-sized chunks.
+
+    Cuts fall at session changes, at day (or week) boundaries when the recipe has
+    trigger C, and every `episode_max_messages`.
+    """
+    chunks: list[list[Message]] = []
+    current: list[Message] = []
+    for m in messages:
+        if current:
+            prev = current[-1]
+            new_session = m.session != prev.session
+            new_period = recipe.c is not None and period_of(
+                m.timestamp, recipe.c
+            ) != period_of(prev.timestamp, recipe.c)
+            full = len(current) >= recipe.episode_max_messages
+            if new_session or new_period or full:
+                chunks.append(current)
+                current = []
+        current.append(m)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def episode_id(tenant: str, thread: str, first_seq: int, last_seq: int) -> str:
+    """Deterministic: re-compressing the same span after a crash cannot duplicate it."""
+    raw = f"{tenant}|{thread}|{first_seq}|{last_seq}"
+    return "ep_" + hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+def summary_budget(original_tokens: int, config: WindowConfig) -> int:
+    """How long an episode summary may be: a share of its source, within bounds."""
+    target = int(original_tokens * config.episode_summary_ratio)
+    return max(
+        config.episode_summary_min_tokens,
+        min(config.episode_summary_max_tokens, target),
+    )
+
+
+def build_episodes(
+    tenant: str,
+    thread: str,
+    messages: Sequence[Message],
+    *,
+    recipe: Recipe,
+    brain: Brain,
+    counter: TokenCounter,
+    now: datetime,
+    config: WindowConfig,
+    trigger: str,
+) -> list[Episode]:
+    """Summarise each chunk of the span into an Episode record."""
+    episodes = []
+    for chunk in split_span(messages, recipe):
+        original = sum(counter.count(m.content) for m in chunk)
+        draft = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        episodes.append(
+            Episode(
+                id=episode_id(tenant, thread, chunk[0].seq, chunk[-1].seq),
+                tenant=tenant,
+                session=chunk[0].session,
+                thread=thread,
+                first_seq=chunk[0].seq,
+                last_seq=chunk[-1].seq,
+                turn_ids=[m.id for m in chunk],
+                start=chunk[0].timestamp,
+                end=chunk[-1].timestamp,
+                original_message_count=len(chunk),
+                original_tokens=original,
+                summary_tokens=counter.count(draft.summary),
+                summary=draft.summary,
+                intent=draft.intent,
+                key_facts=list(draft.key_facts),
+                decisions=list(draft.decisions),
+                open_questions=list(draft.open_questions),
+                created_at=now,
+                brain=brain.name,
+                trigger=trigger,
+            )
+        )
+    return episodes
+
+
+def update_running_summary(
+    summary: str,
+    episodes: Sequence[Episode],
+    *,
+    brain: Brain,
+    counter: TokenCounter,
+    config: WindowConfig,
+) -> str:
+    """Append the new episodes' gist.
+
+    Re-summarises when the summary passes its budget.
+    """
+    lines = [summary] if summary else []
+    for ep in episodes:
+        lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
+    merged = "\n".join(lines)
+    if counter.count(merged) <= config.summary_budget_tokens:
+        return merged
+    return brain.condense(merged, max_tokens=config.summary_budget_tokens)

@@ -1,0 +1,132 @@
+"""Stage 2 retrieval: episodes by meaning, re-ranked with the query's exact words.
+
+Dense embeddings find paraphrases; names, numbers and rare words are where they
+are weakest, so a small lexical term breaks near-ties in favour of episodes that
+share the question's content words.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+
+from rank_bm25 import BM25Okapi
+
+from memory_lab.config import RetrievalConfig
+from memory_lab.context.assembly import content_words
+from memory_lab.stores.base import EpisodeStore, TranscriptStore
+from memory_lab.types import Episode, Message
+
+LEXICAL_WEIGHT = 0.35
+"""Weight of the lexical overlap share against cosine similarity (0..1 each)."""
+
+
+def search_episodes(
+    store: EpisodeStore, tenant: str, query: str, config: RetrievalConfig
+) -> list[tuple[Episode, float]]:
+    """Top episodes for `query`, best first; the distance returned is the cosine one."""
+    if not query.strip():
+        return []
+    hits = store.search(
+        tenant, query, top_k=config.top_k * 3, max_distance=config.max_distance
+    )
+    words = content_words(query)
+
+    def score(hit: tuple[Episode, float]) -> tuple[float, str]:
+        ep, dist = hit
+        text_words = content_words(ep.render() + " " + " ".join(ep.key_facts))
+        overlap = len(words & text_words) / len(words) if words else 0.0
+        return (-((1 - dist / 2) + LEXICAL_WEIGHT * overlap), ep.id)
+
+    return sorted(hits, key=score)[: config.top_k]
+
+
+def sorted_terms(text: str) -> list[str]:
+    """Content words in order of appearance (BM25 wants a bag, repeats count)."""
+    words = content_words(text)
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words]
+
+
+DENSE_BONUS = 0.3
+"""Added to a turn's normalised BM25 score when its episode was found by meaning."""
+
+
+class ExcerptIndex:
+    """BM25 over every compressed turn of a tenant.
+
+    Episodes are the index by meaning; this is the index by exact words over the
+    same turns, so a name, date or number a summary dropped can still be shown
+    verbatim. It is a cache: loaded once from the stores, then told about each new
+    compression (`add`), and re-scored lazily; the transcript stays the truth.
+    """
+
+    def __init__(self) -> None:
+        self._turns: dict[str, list[Message]] = {}
+        self._terms: dict[str, list[list[str]]] = {}
+        self._bm25: dict[str, BM25Okapi | None] = {}
+        self._lock = threading.Lock()
+
+    def _load(
+        self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
+    ) -> None:
+        if tenant in self._turns:
+            return
+        turns: list[Message] = []
+        for ep in episodes.get(tenant):
+            turns.extend(
+                transcript.messages(
+                    tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq
+                )
+            )
+        self._turns[tenant] = []
+        self._terms[tenant] = []
+        self._append(tenant, turns)
+
+    def _append(self, tenant: str, turns: Sequence[Message]) -> None:
+        self._turns[tenant].extend(turns)
+        self._terms[tenant].extend(sorted_terms(m.content) or ["_"] for m in turns)
+        self._bm25[tenant] = None  # rebuilt on the next search
+
+    def add(self, tenant: str, turns: Sequence[Message]) -> None:
+        """Index turns that were just compressed.
+
+        A no-op until the tenant is loaded.
+        """
+        with self._lock:
+            if tenant in self._turns and turns:
+                self._append(tenant, turns)
+
+    def _index(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str):
+        with self._lock:
+            self._load(transcript, episodes, tenant)
+            turns = self._turns[tenant]
+            if self._bm25.get(tenant) is None and turns:
+                self._bm25[tenant] = BM25Okapi(self._terms[tenant])
+            return turns, self._bm25.get(tenant)
+
+    def search(
+        self,
+        transcript: TranscriptStore,
+        episodes: EpisodeStore,
+        tenant: str,
+        query: str,
+        hits: Sequence[tuple[Episode, float]],
+    ) -> list[tuple[Message, float]]:
+        """Compressed turns sharing words with the query, best first."""
+        terms = sorted_terms(query)
+        turns, bm25 = self._index(transcript, episodes, tenant)
+        if not terms or bm25 is None:
+            return []
+        scores = bm25.get_scores(terms)
+        top = float(max(scores)) if len(scores) else 0.0
+        if top <= 0:
+            return []
+        dense = {seq for ep, _ in hits for seq in range(ep.first_seq, ep.last_seq + 1)}
+        ranked = [
+            (m, float(s) / top + (DENSE_BONUS if m.seq in dense else 0.0))
+            for m, s in zip(turns, scores, strict=True)
+            if s > 0
+        ]
+        ranked.sort(key=lambda p: (-p[1], p[0].seq))
+        return ranked

@@ -1,0 +1,469 @@
+"""The structured-fact tier: reconciled writes, lifecycle and reads over a FactStore.
+
+Writes go through `reconcile` under one lock, so there is at most one active value
+per (tenant, subject, category, key) however many threads write. Every write
+returns a MemoryEvent that a UI can show and, where it makes sense, undo.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+
+from memory_lab.clock import Clock
+from memory_lab.config import FactConfig
+from memory_lab.context.assembly import ALWAYS_FIRST, content_words, fact_words
+from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.facts.reconciliation import (
+    Outcome,
+    effective_confidence,
+    new_fact,
+    normalise_value,
+    reconcile,
+)
+from memory_lab.stores.base import EventLog, FactStore
+from memory_lab.types import Fact, FactCandidate, MemoryEvent
+
+
+def event_id(tenant: str, kind: str, at: datetime, refs: Sequence[str]) -> str:
+    """Deterministic event ids keep replays byte-identical."""
+    raw = "|".join([tenant, kind, at.isoformat(), *refs])
+    return "e_" + hashlib.sha1(raw.encode()).hexdigest()[:16]
+
+
+def make_event(
+    tenant: str,
+    kind: str,
+    at: datetime,
+    detail: str,
+    refs: Sequence[str] = (),
+    undo: dict | None = None,
+) -> MemoryEvent:
+    """A MemoryEvent with a deterministic id."""
+    return MemoryEvent(
+        id=event_id(tenant, kind, at, [*refs, detail]),
+        tenant=tenant,
+        at=at,
+        kind=kind,
+        detail=detail,
+        refs=list(refs),
+        undo=undo,
+    )
+
+
+def _describe(outcome: Outcome) -> tuple[str, str]:
+    fact = outcome.fact
+    assert fact is not None
+    label = f"{fact.subject}.{fact.category}.{fact.key}"
+    match outcome.action:
+        case "added":
+            return "fact_added", f"Remembered {label} = {fact.value!r}"
+        case "superseded":
+            old = outcome.previous.value if outcome.previous else "?"
+            return "fact_superseded", f"Updated {label}: {old!r} -> {fact.value!r}"
+        case "confirmed":
+            return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
+        case "contradiction":
+            old = outcome.previous.value if outcome.previous else "?"
+            return (
+                "contradiction",
+                f"Flagged {label}: {fact.value!r} disputes stored {old!r}"
+                " (kept stored)",
+            )
+        case "skipped_lower_confidence":
+            return "fact_skipped", f"Skipped a less confident restatement of {label}"
+        case _:
+            return "fact_skipped", f"Already stored: {label} = {fact.value!r}"
+
+
+class FactMemory:
+    """Reconciled, tenant-scoped access to structured facts."""
+
+    def __init__(
+        self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig
+    ) -> None:
+        self.store = store
+        self.events = events
+        self.clock = clock
+        self.config = config
+        self._lock = threading.RLock()
+        self._active_cache: dict[str, list[Fact]] = {}
+        self._views: dict[str, ActiveView] = {}
+
+    # --- reads -----------------------------------------------------------------
+
+    def active(
+        self, tenant: str, *, subject: str | None = None, now: datetime | None = None
+    ) -> list[Fact]:
+        """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
+        now = now or self.clock.now()
+        tenant = require_tenant(tenant)
+        rows = self._cached_rows(tenant)
+        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+
+    def _cached_rows(self, tenant: str) -> list[Fact]:
+        with self._lock:
+            rows = self._active_cache.get(tenant)
+            if rows is None:
+                rows = self.store.rows(tenant, status="active")
+                self._active_cache[tenant] = rows
+                self._views.pop(tenant, None)
+            return rows
+
+    def candidates(
+        self, tenant: str, query: str, *, now: datetime | None = None, limit: int
+    ) -> list[Fact]:
+        """The active facts that can reach the top `limit` of `rank_facts` for `query`.
+
+        Ranking every active fact costs time in proportion to their number; this
+        returns only the facts sharing a word with the query plus the head of the
+        query-independent order, found through a word index, so
+        `rank_facts(candidates)[:limit] == rank_facts(active)[:limit]`.
+        """
+        now = now or self.clock.now()
+        tenant = require_tenant(tenant)
+        rows = self._cached_rows(tenant)
+        with self._lock:
+            view = self._views.get(tenant)
+            if view is None or view.rows is not rows:
+                view = self._views[tenant] = ActiveView(rows, self.config)
+        return view.candidates(query, now, limit)
+
+    def refresh(self, tenant: str | None = None) -> None:
+        """Forget cached reads, e.g. after another process wrote to the same store.
+
+        Reads of active facts are cached per tenant and dropped on every write made
+        through this object; writes always reconcile against the store itself.
+        """
+        with self._lock:
+            if tenant is None:
+                self._active_cache.clear()
+                self._views.clear()
+            else:
+                self._active_cache.pop(tenant, None)
+                self._views.pop(tenant, None)
+
+    def rows(self, tenant: str) -> list[Fact]:
+        """Every row of a tenant, whatever its status."""
+        return self.store.rows(require_tenant(tenant))
+
+    def history(
+        self, tenant: str, category: str, key: str, subject: str = "user"
+    ) -> list[Fact]:
+        """Every row ever stored for one key, oldest first: the supersession chain."""
+        return self.store.rows(
+            require_tenant(tenant), subject=subject, category=category, key=key
+        )
+
+    def confidence(self, fact: Fact, now: datetime | None = None) -> float:
+        """Confidence after decay."""
+        return effective_confidence(fact, now or self.clock.now(), self.config)
+
+    # --- writes ----------------------------------------------------------------
+
+    def write(self, tenant: str, candidate: FactCandidate) -> MemoryEvent:
+        """Reconcile one candidate with its key's active row and store the result."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            now = self.clock.now()
+            current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            if current is not None and current.category != candidate.category:
+                # One key, one current value: a correction stated differently ("we
+                # switched to K3" after "we chose K2") keeps the stored category.
+                candidate = candidate.model_copy(update={"category": current.category})
+            outcome = reconcile(tenant, candidate, current, now, self.config)
+            if outcome.action == "contradiction" and self.store.get(
+                tenant, outcome.fact.id
+            ):
+                outcome = Outcome("noop", fact=outcome.fact)  # already flagged
+            outcome = self._unique_ids(tenant, outcome)
+            for row in outcome.updates:
+                self._update(tenant, row)
+            for row in outcome.inserts:
+                self._insert(tenant, row)
+            kind, detail = _describe(outcome)
+            undo = None
+            if outcome.action in ("added", "superseded"):
+                undo = {
+                    "op": "revert",
+                    "fact": outcome.fact.id,
+                    "restore": outcome.previous.id if outcome.previous else None,
+                }
+            event = make_event(tenant, kind, now, detail, [outcome.fact.id], undo)
+            if outcome.action != "noop":
+                self.events.append(tenant, [event])
+            return event
+
+    def write_many(
+        self, tenant: str, candidates: Sequence[FactCandidate]
+    ) -> list[MemoryEvent]:
+        """Write candidates in order; returns one event per candidate."""
+        return [self.write(tenant, c) for c in candidates]
+
+    def forget(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """End-date a fact (kept for audit, never deleted)."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            fact = self._require(tenant, fact_id)
+            now = self.clock.now()
+            self._update(
+                tenant,
+                fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+            )
+            event = make_event(
+                tenant,
+                "fact_forgotten",
+                now,
+                f"Forgot {fact.subject}.{fact.category}.{fact.key}",
+                [fact.id],
+                {"op": "restore", "fact": fact.id},
+            )
+            self.events.append(tenant, [event])
+            return event
+
+    def confirm(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Re-confirm a fact: boost its confidence and renew its TTL."""
+        tenant = require_tenant(tenant)
+        fact = self._require(tenant, fact_id)
+        candidate = FactCandidate(
+            category=fact.category,
+            key=fact.key,
+            value=fact.value,
+            subject=fact.subject,
+            confidence=fact.confidence,
+            importance=fact.importance,
+            source=fact.source,
+            session=fact.session,
+            turn_ids=[*fact.turn_ids, f"confirm@{self.clock.now().isoformat()}"],
+            evidence=fact.evidence,
+        )
+        return self.write(tenant, candidate)
+
+    def undo(self, tenant: str, event: MemoryEvent) -> MemoryEvent:
+        """Revert a write that carries an undo recipe.
+
+        Nothing is deleted: rows are end-dated.
+        """
+        tenant = require_tenant(tenant)
+        if not event.undo or event.tenant != tenant:
+            raise MemoryLabError(f"event {event.id} cannot be undone")
+        with self._lock:
+            now = self.clock.now()
+            op = event.undo["op"]
+            fact = self._require(tenant, event.undo["fact"])
+            if op == "revert":
+                self._update(
+                    tenant,
+                    fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                )
+                restore = event.undo.get("restore")
+                if restore:
+                    prev = self._require(tenant, restore)
+                    self.store.update(
+                        tenant,
+                        prev.model_copy(
+                            update={
+                                "status": "active",
+                                "superseded_by": None,
+                                "valid_until": None,
+                            }
+                        ),
+                    )
+            elif op == "restore":
+                self._update(
+                    tenant,
+                    fact.model_copy(update={"status": "active", "valid_until": None}),
+                )
+            else:
+                raise MemoryLabError(f"unknown undo operation {op!r}")
+            undone = make_event(
+                tenant, "undone", now, f"Undid: {event.detail}", [event.id, *event.refs]
+            )
+            self.events.append(tenant, [undone])
+            return undone
+
+    def consolidate(self, tenant: str, subject: str = "user") -> list[MemoryEvent]:
+        """Past the active-fact limit, fold related extracted facts into one.
+
+        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` ->
+        `likes`); each group of three or more is summarised into one row that
+        supersedes its members. Explicit facts are never folded.
+        """
+        tenant = require_tenant(tenant)
+        with self._lock:
+            now = self.clock.now()
+            active = self.active(tenant, subject=subject, now=now)
+            if len(active) <= self.config.consolidate_above:
+                return []
+            groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
+            for fact in active:
+                if fact.source == "extracted" and "." in fact.key:
+                    groups[(fact.category, fact.key.split(".", 1)[0])].append(fact)
+            events = []
+            for (category, prefix), members in sorted(groups.items()):
+                if len(members) < 3:
+                    continue
+                members.sort(key=lambda f: (f.created_at, f.id))
+                values = []
+                for m in members:
+                    if normalise_value(m.value) not in {
+                        normalise_value(v) for v in values
+                    }:
+                        values.append(m.value)
+                candidate = FactCandidate(
+                    category=category,
+                    key=f"{prefix}.all",
+                    value="; ".join(values),
+                    subject=subject,
+                    confidence=min(m.confidence for m in members),
+                    importance=max(m.importance for m in members),
+                    source="extracted",
+                    session=members[-1].session,
+                    turn_ids=sorted({t for m in members for t in m.turn_ids}),
+                    evidence="consolidated from " + ", ".join(m.id for m in members),
+                )
+                summary = new_fact(tenant, candidate, now, self.config)
+                self._insert(tenant, summary)
+                for m in members:
+                    self.store.update(
+                        tenant,
+                        m.model_copy(
+                            update={
+                                "status": "superseded",
+                                "superseded_by": summary.id,
+                                "valid_until": now,
+                            }
+                        ),
+                    )
+                event = make_event(
+                    tenant,
+                    "facts_consolidated",
+                    now,
+                    f"Consolidated {len(members)} {category} facts under "
+                    f"{subject}.{prefix}",
+                    [summary.id, *(m.id for m in members)],
+                )
+                self.events.append(tenant, [event])
+                events.append(event)
+            return events
+
+    # --- helpers ---------------------------------------------------------------
+
+    def _active_for(
+        self, tenant: str, subject: str, key: str, now: datetime
+    ) -> Fact | None:
+        rows = self.store.rows(tenant, subject=subject, key=key, status="active")
+        live = [r for r in rows if r.is_active(now)]
+        for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
+            # A row past its TTL reads as expired; record that so the chain stays
+            # honest.
+            self._update(
+                tenant,
+                stale.model_copy(
+                    update={"status": "expired", "valid_until": stale.expires_at}
+                ),
+            )
+        return live[-1] if live else None
+
+    def _insert(self, tenant: str, row: Fact) -> None:
+        self.refresh(tenant)
+        self.store.insert(tenant, row)
+
+    def _update(self, tenant: str, row: Fact) -> None:
+        self.refresh(tenant)
+        self.store.update(tenant, row)
+
+    def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
+        """Salt insert ids that would collide with an existing row.
+
+        Ids derive from content and time; a value set back at the same instant
+        (A -> B -> A in one batch) would reuse a row's id.
+        """
+        if not outcome.inserts or outcome.action == "noop":
+            return outcome
+        renamed, inserts = {}, []
+        for row in outcome.inserts:
+            new_id, n = row.id, 1
+            while self.store.get(tenant, new_id) is not None:
+                new_id, n = f"{row.id}-{n}", n + 1
+            renamed[row.id] = new_id
+            inserts.append(row.model_copy(update={"id": new_id}))
+        updates = [
+            u.model_copy(
+                update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)}
+            )
+            for u in outcome.updates
+        ]
+        fact = outcome.fact
+        if fact is not None and fact.id in renamed:
+            fact = fact.model_copy(update={"id": renamed[fact.id]})
+        return Outcome(outcome.action, inserts, updates, fact, outcome.previous)
+
+    def _require(self, tenant: str, fact_id: str) -> Fact:
+        fact = self.store.get(tenant, fact_id)
+        if fact is None:
+            raise MemoryLabError(f"no fact {fact_id!r} for tenant {tenant!r}")
+        return fact
+
+
+class ActiveView:
+    """Active facts of one tenant in their query-independent order, with a word index.
+
+    Built once per cached read; `candidates` then costs time in proportion to the
+    facts that share a word with the query, not to all active facts.
+    """
+
+    def __init__(self, rows: list[Fact], config: FactConfig) -> None:
+        self.rows = rows
+        self._config = config
+        priorities = {n: p.priority for n, p in config.categories.items()}
+        self._order = sorted(
+            rows,
+            key=lambda f: (
+                0 if f.category in ALWAYS_FIRST else 1,
+                priorities.get(f.category, 99),
+                -f.importance,
+                -f.last_confirmed_at.timestamp(),
+                f.id,
+            ),
+        )
+        self._first = [f.category in ALWAYS_FIRST for f in self._order]
+        self._index: dict[str, list[int]] = defaultdict(list)
+        for position, fact in enumerate(self._order):
+            for word in fact_words(fact.key, fact.value):
+                self._index[word].append(position)
+
+    def _usable(self, fact: Fact, now: datetime) -> bool:
+        return (
+            fact.is_active(now)
+            and effective_confidence(fact, now, self._config)
+            >= self._config.confidence_floor
+        )
+
+    def candidates(self, query: str, now: datetime, limit: int) -> list[Fact]:
+        """The best `limit` matching facts, plus the head of the order to fill up.
+
+        Positions in the query-independent order already encode category
+        priority, importance, recency and id, so (standing first, -overlap,
+        position) is exactly `rank_facts`'s order.
+        """
+        overlap: Counter[int] = Counter()
+        for word in content_words(query):
+            overlap.update(self._index.get(word, ()))
+        ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
+        matched = []
+        for position in ranked:
+            if len(matched) >= limit:
+                break
+            if self._usable(self._order[position], now):
+                matched.append(self._order[position])
+        head: list[Fact] = []
+        for position, fact in enumerate(self._order):
+            if len(head) >= limit or (matched and not self._first[position]):
+                break
+            if position not in overlap and self._usable(fact, now):
+                head.append(fact)
+        return matched + head
