@@ -4,11 +4,12 @@ Every system sees the same turns in the same order and answers one question: wha
 context would the responder be shown for this question now? Baselines work on raw
 turns, so a recipe's numbers can be read against a known floor (`none`), a known
 ceiling (`full`) and the usual cheap alternatives (`window`, `rag-bm25`,
-`rag-embed`). All but `full` get the same token budget.
+`rag-embed`, and `rag-hybrid`, which fuses the two). All but `full` get the same
+token budget.
 
 A system is named by a short stable string, because names go into run logs:
 ``A``, ``B+C``, ``A(a_max_messages=30)``, ``full``, ``window``, ``rag-bm25``,
-``rag-embed``, ``none``.
+``rag-embed``, ``rag-hybrid``, ``none``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,16 @@ from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
-BASELINES: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed", "none")
+BASELINES: tuple[str, ...] = (
+    "full",
+    "window",
+    "rag-bm25",
+    "rag-embed",
+    "rag-hybrid",
+    "none",
+)
+RETRIEVAL_BASELINES: tuple[str, ...] = ("rag-bm25", "rag-embed", "rag-hybrid")
+"""Retrieval over raw turns: the best of these is what a memory recipe must beat."""
 
 
 class Context(NamedTuple):
@@ -352,6 +362,12 @@ class BM25Retrieval(_TurnBaseline):
         """Top turns by BM25 score (ties: newer first), in chronological order."""
         if not self.turns:
             return Context("", 0, [])
+        return self._render(self._fill(self.ranked(question)))
+
+    def ranked(self, question: str) -> list[int]:
+        """Indices of the turns sharing a term with the question, best first."""
+        if not self.turns:
+            return []
         from rank_bm25 import BM25Okapi
 
         if self._index is None or self._indexed != len(self.turns):
@@ -361,11 +377,10 @@ class BM25Retrieval(_TurnBaseline):
             self._index = BM25Okapi(corpus)
             self._indexed = len(self.turns)
         scores = self._index.get_scores(bm25_tokens(question))
-        ranked = sorted(
+        return sorted(
             (i for i in range(len(self.turns)) if scores[i] > 0),
             key=lambda i: (-float(scores[i]), -i),
         )
-        return self._render(self._fill(ranked))
 
 
 class EmbeddingRetrieval(_TurnBaseline):
@@ -387,12 +402,17 @@ class EmbeddingRetrieval(_TurnBaseline):
         """Top turns by cosine similarity (ties: newer first), chronological."""
         if not self.turns:
             return Context("", 0, [])
+        return self._render(self._fill(self.ranked(question)))
+
+    def ranked(self, question: str) -> list[int]:
+        """Indices of every turn, most similar to the question first."""
+        if not self.turns:
+            return []
         query = self.embedder.embed([question])[0]
         # Unit vectors: the dot product is the cosine. Rounding keeps ties (and so
         # the order) stable across processes and BLAS thread counts.
         scores = np.round(np.stack(self._vectors) @ query, 6)
-        ranked = sorted(range(len(self.turns)), key=lambda i: (-float(scores[i]), -i))
-        return self._render(self._fill(ranked))
+        return sorted(range(len(self.turns)), key=lambda i: (-float(scores[i]), -i))
 
 
 class NoMemory(_TurnBaseline):
@@ -410,6 +430,12 @@ class NoMemory(_TurnBaseline):
 
 
 # --- names and the factory ---------------------------------------------------------
+
+
+def _hybrid(budget: int, counter: TokenCounter) -> System:
+    from memlab_evals.baselines_hybrid import HybridRetrieval
+
+    return HybridRetrieval(budget, counter)
 
 
 def split_systems(spec: str) -> list[str]:
@@ -545,6 +571,7 @@ def make_system(
         "window": lambda: RecentWindow(budget, counter),
         "rag-bm25": lambda: BM25Retrieval(budget, counter),
         "rag-embed": lambda: EmbeddingRetrieval(budget, counter),
+        "rag-hybrid": lambda: _hybrid(budget, counter),
         "none": lambda: NoMemory(counter),
     }
     if name in factories:
