@@ -20,7 +20,7 @@ from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
-from memory_lab.episodes.retrieval import ExcerptIndex
+from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
 from memory_lab.graph import Deps, builder
@@ -125,7 +125,7 @@ class MemoryEngine:
             clock=self.clock,
             config=self.config,
             counter=self.counter,
-            excerpts=ExcerptIndex(),
+            excerpts=TurnIndex(self.embedder),
         )
         self.graph = builder().compile(checkpointer=self._checkpointer)
 

@@ -281,7 +281,11 @@ def assemble(
     room = max(0, remaining - wrapper - 2)
     # Episodes get their own budget plus whatever the other blocks left unused.
     episodes_block = _episodes_block(
-        data, room, max(budget.episodes, room + wrapper), counter
+        data,
+        room,
+        max(budget.episodes, room + wrapper),
+        counter,
+        shown=set(window_block.items),
     )
 
     notice = ContextBlock(
@@ -298,15 +302,20 @@ def assemble(
 
 
 def _episodes_block(
-    data: AssemblyInput, room: int, budget: int, counter: TokenCounter
+    data: AssemblyInput,
+    room: int,
+    budget: int,
+    counter: TokenCounter,
+    shown: set[str] = frozenset(),
 ) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
     Excerpts are offered `excerpt_share` of the room first (best match first), then
-    summaries in rank order, then any room left goes to further excerpts.
+    summaries in rank order, then any room left goes to further excerpts. Turns the
+    window block already shows (`shown`) are not repeated.
     """
     episodes = [ep for ep, _ in data.episodes]
-    excerpts = [m for m, _ in data.excerpts]
+    excerpts = [m for m, _ in data.excerpts if m.id not in shown]
     ex_lines = [_excerpt_line(m) for m in excerpts]
     ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter)
     ep_lines = [_episode_line(ep) for ep in episodes]

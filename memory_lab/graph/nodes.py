@@ -219,8 +219,12 @@ def build_context(
     now = deps.clock.now()
     retrieval = deps.config.retrieval
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
+    # The whole window is offered: turns the window block has no room for are
+    # ranked with the compressed ones, so none is unreachable.
     excerpts = (
-        deps.excerpts.search(deps.transcript, deps.episodes, tenant, query, hits)
+        deps.excerpts.rank(
+            deps.transcript, deps.episodes, tenant, query, hits, extra=window
+        )
         if retrieval.expand_turns
         else []
     )
