@@ -229,6 +229,15 @@ class RetrievalConfig(Frozen):
         description="Expand retrieved episodes to their source turns that best match "
         "the query (verbatim excerpts beside the summaries).",
     )
+    verbatim_turns: int | None = Field(
+        default=2,
+        ge=0,
+        description=(
+            "Newest window turns always shown verbatim; the rest of the window "
+            "competes with older turns by relevance to the question (None: as many "
+            "as the window block's budget holds)."
+        ),
+    )
     excerpt_share: float = Field(
         default=0.9,
         ge=0.0,

@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
 from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
+from memory_lab.context.dates import spoken_date
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
@@ -97,12 +98,13 @@ class System(Protocol):
 
 
 def render_turn(msg: Message) -> str:
-    """One turn as a retrieval baseline shows it: "speaker (date): text".
+    """One turn as a retrieval baseline shows it: "speaker (8 May 2023): text".
 
-    The format matches the engine's window lines, so a baseline and a recipe pay
-    the same tokens for the same verbatim turn.
+    The date is written as the engine's window and excerpt lines write it, so a
+    baseline and a recipe pay the same tokens for the same verbatim turn; only the
+    memory resolves relative dates ("yesterday") beside the words.
     """
-    return f"{msg.who} ({msg.timestamp.strftime('%Y-%m-%d %H:%M')}): {msg.content}"
+    return f"{msg.who} ({spoken_date(msg.timestamp)}): {msg.content}"
 
 
 # --- memory recipes ----------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.context.dates import dated, spoken_date
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBlock, ContextBundle, Episode, Fact, Message
@@ -77,6 +78,11 @@ class AssemblyInput:
     excerpts: Sequence[tuple[Message, float]] = ()
     """Source turns of retrieved episodes, best match first (see retrieval)."""
     excerpt_share: float = RetrievalConfig().excerpt_share
+    verbatim_turns: int | None = None
+    """Newest window turns shown as the window block; None: all its budget holds.
+
+    Window turns left out are expected among `excerpts`, ranked by relevance, and
+    the window budget they did not use goes to the episodes block."""
 
 
 def rank_facts(
@@ -133,11 +139,11 @@ def _episode_line(ep: Episode) -> str:
 
 
 def _excerpt_line(m: Message) -> str:
-    return f"  + {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
+    return f"  + {_window_line(m)}"
 
 
 def _window_line(m: Message) -> str:
-    return f"{m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
+    return f"{m.who} ({spoken_date(m.timestamp)}): {dated(m.content, m.timestamp)}"
 
 
 MIN_LINE_TOKENS = 6
@@ -230,6 +236,8 @@ def assemble(
     used = 0
     win_budget = max(0, min(budget.window, remaining) - wrapper)
     for i in range(len(window_lines) - 1, -1, -1):  # newest first
+        if data.verbatim_turns is not None and len(take) >= data.verbatim_turns:
+            break
         cost = counter.count(escape(window_lines[i])) + 1
         if used + cost > win_budget:
             if not take:  # the newest message alone is too long: keep its end

@@ -1,11 +1,12 @@
 """Every turn not shown verbatim, searchable by words and by meaning, in one ranking.
 
-The excerpt index (BM25 over compressed turns) finds names and numbers; a summary
-or a turn's own embedding finds paraphrases; the episode a turn belongs to says
-what it was about when the turn alone is too short to tell ("Yes, last Friday!").
-Three rankings, fused by reciprocal rank, so no scale has to be tuned against
-another. Turns still in the window but beyond the window block's budget are ranked
-with the rest: a stored turn is shown, summarised or findable, never lost.
+The excerpt index (BM25 over compressed turns) finds names and numbers; a turn's
+own embedding finds paraphrases; the episode a turn belongs to says what it was
+about when the turn alone is too short to tell ("Yes, last Friday!"). Turns still
+in the window but not shown verbatim are ranked with the rest, with the window's
+recency as a fourth signal: a stored turn is shown, summarised or findable, never
+lost. The rankings are fused by reciprocal rank, so no scale is tuned against
+another.
 """
 
 from __future__ import annotations
@@ -98,7 +99,10 @@ class TurnIndex(ExcerptIndex):
         dense = sorted(
             range(len(pool)), key=lambda i: (-float(cosines[i]), -pool[i].seq)
         )
-        fused = fuse_ranks([lexical, dense])
+        # The window's own order is the fourth signal: among equally relevant
+        # turns, the ones just said win, as they would in a plain chat window.
+        recent = list(range(len(pool) - 1, len(indexed) - 1, -1))
+        fused = fuse_ranks([lexical, dense, recent])
         episode_rank: dict[int, int] = {}
         for rank, (ep, _) in enumerate(hits, start=1):
             for seq in range(ep.first_seq, ep.last_seq + 1):

@@ -237,6 +237,7 @@ def build_context(
         window=window,
         excerpts=excerpts,
         excerpt_share=retrieval.excerpt_share,
+        verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
     )
     return assemble(data, deps.config.budget, deps.config.facts, deps.counter)
 
