@@ -18,8 +18,11 @@ from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
 
 DEFAULT_SYSTEMS = "A,B,C,full,window,rag-bm25"
-MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,none"
-MAIN_BUDGET = 1500
+MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,rag-hybrid,none"
+MAIN_BUDGETS = (600, 1500)
+MAIN_SYNTHETIC = "synthetic:sessions=20,turns_per_session=40,span_days=120"
+"""About 20,000 tokens of history per conversation: over 10x the larger budget, so
+the main job measures what memory is for (the default set is small, for tests)."""
 LOCOMO_DEV = Path("../shared/datasets/locomo/locomo10_dev.json")
 AUDIT_NAME = "locomo10_dev_audit.json"
 
@@ -246,15 +249,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main_job() -> int:
-    """The README's main command: the trigger comparison at a 1,500-token budget.
+    """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
-    A, B, C and every baseline on the built-in synthetic set; on the LoCoMo
-    development split too when MEMORY_LAB_LOCOMO names it or it sits at
+    A, B, C and every baseline on a synthetic set over 10x the larger budget; on
+    the LoCoMo development split too when MEMORY_LAB_LOCOMO names it or it sits at
     ../shared/datasets/locomo/ relative to the working folder. Each run goes to
-    ./runs/main-<dataset>/.
+    ./runs/main-<dataset>-<budget>/.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    datasets = [("synthetic", "synthetic")]
+    datasets = [("synthetic", MAIN_SYNTHETIC)]
     locomo = os.environ.get("MEMORY_LAB_LOCOMO")
     if locomo:
         if not Path(locomo).exists():
@@ -264,14 +267,15 @@ def main_job() -> int:
         datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
     status = 0
     for label, spec in datasets:
-        started = time.perf_counter()
-        log = evaluate(
-            spec,
-            MAIN_SYSTEMS,
-            MAIN_BUDGET,
-            workers=default_workers(),
-            progress=sys.stderr.isatty(),
-        )
-        status |= publish(log, Path("runs") / f"main-{label}")
-        print(f"{label}: {time.perf_counter() - started:.0f} s")
+        for budget in MAIN_BUDGETS:
+            started = time.perf_counter()
+            log = evaluate(
+                spec,
+                MAIN_SYSTEMS,
+                budget,
+                workers=default_workers(),
+                progress=sys.stderr.isatty(),
+            )
+            status |= publish(log, Path("runs") / f"main-{label}-{budget}")
+            print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
     return status
