@@ -83,6 +83,10 @@ class AssemblyInput:
 
     Window turns left out are expected among `excerpts`, ranked by relevance, and
     the window budget they did not use goes to the episodes block."""
+    question_led: bool = False
+    """Spend the budget where the question points, not in fixed shares: facts that
+    share no word with the question are left out (standing ones stay), and the
+    running summary gets only what episodes and excerpts leave."""
 
 
 def rank_facts(
@@ -258,6 +262,8 @@ def assemble(
     remaining -= window_block.tokens
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)[:MAX_FACT_LINES]
+    if data.question_led:
+        ranked = _asked_facts(ranked, data.query)
     hedged = {
         f.id
         for f in ranked
@@ -274,27 +280,35 @@ def assemble(
     )
     remaining -= facts_block.tokens
 
-    summary_text = (
-        _truncate_to(
-            data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
+    def summary() -> ContextBlock:
+        text = (
+            _truncate_to(
+                data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
+            )
+            if data.summary
+            else ""
         )
-        if data.summary
-        else ""
-    )
-    summary_block = _block(
-        "summary", [summary_text] if summary_text else [], budget.summary, [], counter
-    )
-    remaining -= summary_block.tokens
+        return _block("summary", [text] if text else [], budget.summary, [], counter)
 
-    room = max(0, remaining - wrapper - 2)
-    # Episodes get their own budget plus whatever the other blocks left unused.
-    episodes_block = _episodes_block(
-        data,
-        room,
-        max(budget.episodes, room + wrapper),
-        counter,
-        shown=set(window_block.items),
-    )
+    def episodes() -> ContextBlock:
+        # Episodes get their own budget plus whatever the other blocks left unused.
+        room = max(0, remaining - wrapper - 2)
+        return _episodes_block(
+            data,
+            room,
+            max(budget.episodes, room + wrapper),
+            counter,
+            shown=set(window_block.items),
+        )
+
+    if data.question_led:
+        episodes_block = episodes()
+        remaining -= episodes_block.tokens
+        summary_block = summary()
+    else:
+        summary_block = summary()
+        remaining -= summary_block.tokens
+        episodes_block = episodes()
 
     notice = ContextBlock(
         kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens
@@ -307,6 +321,20 @@ def assemble(
         hedged_fact_ids=sorted(hedged & set(facts_block.items)),
     )
     return _enforce_total(bundle, counter)
+
+
+def _asked_facts(ranked: list[Fact], query: str) -> list[Fact]:
+    """Standing facts, and the others only if they share a word with the question.
+
+    `rank_facts` falls back to every fact when none matches; under a question-led
+    split that budget is better spent on turns found by meaning.
+    """
+    words = content_words(query)
+    return [
+        f
+        for f in ranked
+        if f.category in ALWAYS_FIRST or words & fact_words(f.key, f.value)
+    ]
 
 
 def _episodes_block(

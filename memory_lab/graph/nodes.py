@@ -238,6 +238,7 @@ def build_context(
         excerpts=excerpts,
         excerpt_share=retrieval.excerpt_share,
         verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
+        question_led=retrieval.expand_turns,
     )
     return assemble(data, deps.config.budget, deps.config.facts, deps.counter)
 
