@@ -1,0 +1,203 @@
+"""Rules for who the user is: name, places, age, dates, work, relations."""
+
+from __future__ import annotations
+
+from memory_lab.brains.rule_based.extraction.keys import (
+    age_key,
+    born_key,
+    const_key,
+    employer_key,
+    name_key,
+    place_key,
+    relation_key,
+    relation_name_key,
+    work_in_key,
+)
+from memory_lab.brains.rule_based.extraction.patterns import (
+    ADV,
+    APOS,
+    CAPW,
+    DATE,
+    END,
+    I_AM,
+    I_SUBJ,
+    LEADIN,
+    NAME,
+    PHRASE,
+    PLACE,
+    REL,
+    regex,
+)
+from memory_lab.brains.rule_based.extraction.rule import (
+    Rule,
+)
+from memory_lab.brains.rule_based.extraction.vocabulary import (
+    LANGUAGES,
+)
+
+IDENTITY: tuple[Rule, ...] = (
+    Rule(
+        "name", "identity", regex(rf"\bmy\s+name(?:{APOS}s|\s+is)\s+{NAME}"), name_key
+    ),
+    Rule(
+        "name_call_me",
+        "identity",
+        regex(rf"\b(?:call\s+me|I\s+go\s+by|people\s+call\s+me)\s+{NAME}"),
+        name_key,
+        request_ok=True,
+    ),
+    Rule(
+        "name_intro",
+        "identity",
+        regex(
+            rf"{LEADIN}{I_AM}\s+{NAME}"
+            rf"(?=\s*(?:[,.!;]|$)|\s+(?:and|from|here|by\s+the\s+way|btw)\b)"
+        ),
+        name_key,
+    ),
+    Rule(
+        "name_here",
+        "identity",
+        regex(rf"{LEADIN}{NAME}\s+here(?=\s*(?:[,.!;]|$))"),
+        name_key,
+    ),
+    Rule(
+        "home_city",
+        "identity",
+        regex(
+            rf"(?:{I_SUBJ}{ADV}\s+(?:live|reside|stay)|{I_AM}{ADV}\s+(?:based|living"
+            rf"|located|settled))\s+in\s+{PLACE}"
+        ),
+        place_key("home_city"),
+    ),
+    Rule(
+        "moved_to",
+        "identity",
+        regex(
+            rf"{I_SUBJ}(?:{APOS}ve|\s+have)?{ADV}\s+(?:moved|relocated)\s+to\s+{PLACE}"
+        ),
+        place_key("home_city"),
+    ),
+    Rule(
+        "hometown",
+        "identity",
+        regex(rf"(?:{I_AM}{ADV}|{I_SUBJ}\s+come)\s+(?:originally\s+)?from\s+{PLACE}"),
+        place_key("hometown"),
+    ),
+    Rule(
+        "grew_up",
+        "identity",
+        regex(rf"{I_SUBJ}\s+grew\s+up\s+in\s+{PLACE}"),
+        place_key("hometown"),
+    ),
+    Rule(
+        "birthplace",
+        "identity",
+        regex(rf"{I_SUBJ}\s+was\s+born\s+in\s+{PLACE}"),
+        place_key("birthplace"),
+    ),
+    Rule(
+        "born_on",
+        "identity",
+        regex(rf"{I_SUBJ}\s+was\s+born\s+(?:on|in)\s+{DATE}"),
+        born_key,
+    ),
+    Rule(
+        "birthday",
+        "identity",
+        regex(rf"\bmy\s+birthday\s+(?:is|falls)\s+(?:on\s+)?{DATE}"),
+        const_key("birthday"),
+    ),
+    Rule(
+        "age",
+        "identity",
+        regex(
+            rf"(?:{I_AM}|{I_SUBJ}\s+(?:just\s+)?turned)\s+(?P<v>\d{{1,3}})"
+            rf"(?:\s*(?:years?|yrs?)(?:[\s-]*old)?)?"
+            rf"(?=\s*(?:[.,;!]|$)|\s+(?:and|now|this|last|next)\b)"
+        ),
+        age_key,
+    ),
+    Rule(
+        "employer",
+        "identity",
+        regex(
+            rf"(?:{I_SUBJ}{ADV}\s+work|{I_AM}{ADV}\s+(?:working|employed))\s+(?:at|for|by)"
+            rf"\s+{PHRASE}{END}"
+        ),
+        employer_key,
+    ),
+    Rule(
+        "job_title",
+        "identity",
+        regex(
+            rf"(?:(?:{I_SUBJ}{ADV}\s+work|{I_AM}{ADV}\s+working)(?:\s+(?:at|for)\s+"
+            rf"[^.,;:!?\n]+?)?\s+as"
+            rf"|\bmy\s+(?:job|role|position|job\s+title|title|profession|occupation)"
+            rf"\s+is)\s+(?:an?\s+)?{PHRASE}{END}"
+        ),
+        const_key("job_title"),
+    ),
+    Rule(
+        "job_by_day",
+        "identity",
+        regex(
+            rf"\bby\s+(?:day|profession|trade)\s*,?\s+{I_AM}{ADV}\s+(?:an?\s+)?"
+            rf"{PHRASE}{END}"
+        ),
+        const_key("job_title"),
+    ),
+    Rule(
+        "job_by_trade",
+        "identity",
+        regex(rf"{I_AM}\s+an?\s+{PHRASE}\s+by\s+(?:profession|trade)\b"),
+        const_key("job_title"),
+    ),
+    Rule(
+        "work_in",
+        "identity",
+        regex(rf"(?:{I_SUBJ}{ADV}\s+work|{I_AM}{ADV}\s+working)\s+in\s+{PHRASE}{END}"),
+        work_in_key,
+    ),
+    Rule(
+        "relation_name",
+        "identity",
+        regex(
+            rf"\bmy\s+{REL}(?:{APOS}s\s+name\s+is|\s+is\s+(?:called|named)|\s+(?:called"
+            rf"|named)|,)?\s+{NAME}"
+        ),
+        relation_name_key,
+    ),
+    Rule(
+        "relation_apposition",
+        "identity",
+        regex(rf"^{LEADIN}{NAME},\s+my\s+{REL}\s*,"),
+        relation_name_key,
+    ),
+    Rule(
+        "speaks",
+        "identity",
+        regex(rf"{I_SUBJ}{ADV}\s+speak\s+(?P<v>(?-i:[A-Z])\w+)(?!\s+(?:to|with)\b)"),
+        lambda _m, v: f"speaks.{v.lower()}" if v.lower() in LANGUAGES else None,
+    ),
+)
+
+# Third parties are kept apart from the user's own slots.
+THIRD_PARTIES: tuple[Rule, ...] = (
+    Rule(
+        "relation_home",
+        "knowledge",
+        regex(
+            rf"\bmy\s+{REL}(?:\s+{CAPW})?{ADV}\s+(?:lives|is\s+living|is\s+based"
+            rf"|resides|moved)"
+            rf"\s+(?:in|to)\s+{PLACE}"
+        ),
+        lambda m, v: relation_key(m, v, "home_city"),
+    ),
+    Rule(
+        "relation_employer",
+        "knowledge",
+        regex(rf"\bmy\s+{REL}(?:\s+{CAPW})?{ADV}\s+works\s+(?:at|for)\s+{PHRASE}{END}"),
+        lambda m, v: relation_key(m, v, "employer"),
+    ),
+)
