@@ -20,9 +20,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 from memory_lab.brains.rule_based.extraction.vocabulary import (
     VAGUE,
     slug,
@@ -38,6 +36,17 @@ CONSTRAINTS: tuple[Rule, ...] = (
         ),
         slot_key("allergy"),
         multi=True,
+        examples=(
+            Example(
+                "I'm allergic to peanuts and shellfish.",
+                "allergy.shellfish",
+                "shellfish",
+            ),
+        ),
+        counter_examples=(
+            "I'm not allergic to anything.",
+            "I'm allergic to that.",
+        ),
     ),
     Rule(
         "allergy_noun",
@@ -46,12 +55,26 @@ CONSTRAINTS: tuple[Rule, ...] = (
             rf"{I_SUBJ}\s+have\s+(?:an?\s+)?(?:severe\s+|mild\s+)?(?P<v>\w+)\s+allergy\b"
         ),
         lambda _m, v: None if v.lower() in VAGUE else f"allergy.{slug(v)}",
+        examples=(
+            Example("I have a severe peanut allergy.", "allergy.peanut", "peanut"),
+        ),
+        counter_examples=(
+            "I have this allergy.",
+            "I don't have a peanut allergy.",
+        ),
     ),
     Rule(
         "intolerance",
         "constraint",
         regex(rf"{I_AM}{ADV}\s+(?P<v>[\w-]+)\s+intolerant\b"),
         slot_key("intolerance"),
+        examples=(
+            Example("I'm lactose intolerant.", "intolerance.lactose", "lactose"),
+        ),
+        counter_examples=(
+            "I'm not lactose intolerant.",
+            "I'm so intolerant.",
+        ),
     ),
     Rule(
         "diet",
@@ -62,6 +85,11 @@ CONSTRAINTS: tuple[Rule, ...] = (
             rf"|flexitarian|gluten[\s-]free|halal|kosher)\b"
         ),
         const_key("diet"),
+        examples=(Example("I'm vegetarian.", "diet", "vegetarian"),),
+        counter_examples=(
+            "I'm not vegetarian.",
+            "I'm a vegetable grower.",
+        ),
     ),
     Rule(
         "no_eat",
@@ -72,6 +100,11 @@ CONSTRAINTS: tuple[Rule, ...] = (
         ),
         slot_key("diet.no"),
         multi=True,
+        examples=(Example("I don't eat pork.", "diet.no.pork", "pork"),),
+        counter_examples=(
+            "I don't eat that.",
+            "I do eat pork.",
+        ),
     ),
     Rule(
         "cannot",
@@ -80,6 +113,11 @@ CONSTRAINTS: tuple[Rule, ...] = (
             rf"{I_SUBJ}\s+(?:can{APOS}?t|cannot|can\s+not|am\s+unable\s+to)\s+{PHRASE}{END}"
         ),
         cannot_key,
+        examples=(Example("I can't drive.", "cannot.drive", "drive"),),
+        counter_examples=(
+            "I can't wait to see you!",
+            "I can't believe it.",
+        ),
     ),
     Rule(
         "budget",
@@ -89,6 +127,17 @@ CONSTRAINTS: tuple[Rule, ...] = (
             rf"(?=at\s+most|max)|{I_SUBJ}\s+can\s+(?:only\s+)?spend)\s+(?:is\s+)?{AMOUNT}"
         ),
         const_key("budget"),
+        examples=(
+            Example(
+                "Our budget is at most 5000 kr per month.",
+                "budget",
+                "at most 5000 kr per month",
+            ),
+        ),
+        counter_examples=(
+            "Our budget is tight.",
+            "My budget is not 5000 kr.",
+        ),
     ),
     Rule(
         "runs_on",
@@ -101,5 +150,14 @@ CONSTRAINTS: tuple[Rule, ...] = (
             rf"{PHRASE}{END}"
         ),
         runs_on_key,
+        examples=(
+            Example(
+                "All of our code must run on Ruby 3.2.", "ruby_version", "Ruby 3.2"
+            ),
+        ),
+        counter_examples=(
+            "Our code must run on time.",
+            "The app must run on every phone.",
+        ),
     ),
 )

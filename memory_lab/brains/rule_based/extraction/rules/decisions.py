@@ -16,9 +16,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 
 DECISIONS: tuple[Rule, ...] = (
     Rule(
@@ -32,6 +30,16 @@ DECISIONS: tuple[Rule, ...] = (
             rf"(?:\s+(?:over|instead\s+of|rather\s+than)\s+(?P<o>[^.,;:!?\n]+?))?{END}"
         ),
         choice_key,
+        examples=(
+            Example(
+                "I chose K2 over K3 for the annual report.", "accounting_standard", "K2"
+            ),
+            Example("We'll go with Fortnox.", "accounting_software", "Fortnox"),
+        ),
+        counter_examples=(
+            "Let's go with that.",
+            "I picked up the kids.",
+        ),
     ),
     Rule(
         "decided",
@@ -41,6 +49,17 @@ DECISIONS: tuple[Rule, ...] = (
             rf"(?:\s+(?:to|on|that))?\s+{PHRASE}{END}"
         ),
         classed_key("decided"),
+        examples=(
+            Example(
+                "We decided to postpone closing October until invoices are paid.",
+                "decided.postpone_closing_october",
+                "postpone closing October",
+            ),
+        ),
+        counter_examples=(
+            "We decided to do this.",
+            "We never decided to move.",
+        ),
     ),
     Rule(
         "plan",
@@ -50,5 +69,16 @@ DECISIONS: tuple[Rule, ...] = (
             rf"|planning\s+to)|{I_OR_WE}\s+(?:plan|intend)\s+to)\s+{PHRASE}{END}"
         ),
         plan_key,
+        examples=(
+            Example(
+                "I'm going to hire a third employee next spring.",
+                "plan.hire_third_employee",
+                "hire a third employee next spring",
+            ),
+        ),
+        counter_examples=(
+            "I'm going to make it!",
+            "I'm going to be honest.",
+        ),
     ),
 )

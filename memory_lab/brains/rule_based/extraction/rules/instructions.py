@@ -15,9 +15,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 from memory_lab.brains.rule_based.extraction.vocabulary import (
     LANGUAGES,
 )
@@ -36,6 +34,18 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         always_never_key,
         request_ok=True,
         to_assistant=True,
+        examples=(
+            Example(
+                "Always use metric units.",
+                "always.use_metric_units",
+                "Always use metric units",
+            ),
+            Example("Never use emojis.", "never.use_emojis", "Never use emojis"),
+        ),
+        counter_examples=(
+            "Always been a fan.",
+            "Never mind.",
+        ),
     ),
     Rule(
         "dont",
@@ -47,6 +57,13 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         ),
         dont_key,
         to_assistant=True,
+        examples=(
+            Example("Don't use jargon.", "never.use_jargon", "Don't use jargon"),
+        ),
+        counter_examples=(
+            "Don't worry about it.",
+            "Don't get me wrong.",
+        ),
     ),
     Rule(
         "remember_to",
@@ -57,6 +74,17 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         slot_key("remember"),
         request_ok=True,
         to_assistant=True,
+        examples=(
+            Example(
+                "Please remember to check the VAT deadline.",
+                "remember.check_vat_deadline",
+                "check the VAT deadline",
+            ),
+        ),
+        counter_examples=(
+            "Remember to do that.",
+            "I remember how to swim.",
+        ),
     ),
     Rule(
         "reply_language",
@@ -69,6 +97,11 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         ),
         lambda _m, v: "reply_language" if v.lower() in LANGUAGES else None,
         request_ok=True,
+        examples=(
+            Example("Reply in Swedish please.", "reply_language", "Swedish"),
+            Example("I'd like all your replies in German.", "reply_language", "German"),
+        ),
+        counter_examples=("Reply in Markdown please.",),
     ),
     Rule(
         "answer_length",
@@ -80,5 +113,13 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         ),
         answer_length_key,
         request_ok=True,
+        examples=(
+            Example("Keep answers short.", "answer_length", "short"),
+            Example("I'll keep things simple.", "answer_style", "simple"),
+        ),
+        counter_examples=(
+            "Keep calm.",
+            "Keep the receipts short of tape.",
+        ),
     ),
 )

@@ -25,9 +25,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     POSSESSED,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 
 KNOWLEDGE: tuple[Rule, ...] = (
     Rule(
@@ -38,6 +36,14 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"{PHRASE}{END}"
         ),
         classed_key("uses"),
+        examples=(
+            Example("I use Visma for payroll.", "accounting_software", "Visma"),
+            Example("We're using Slack for chat.", "uses.slack", "Slack"),
+        ),
+        counter_examples=(
+            "I'm using it to stay organized.",
+            "I don't use Slack.",
+        ),
     ),
     Rule(
         "possessive",
@@ -47,6 +53,14 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"(?:(?:with|on|in|at|into|through|via)\s+)?{PHRASE}{END}"
         ),
         possessive_key,
+        examples=(
+            Example("Our lawyer is Baker McKenzie.", "lawyer", "Baker McKenzie"),
+            Example("My browser of choice is Firefox.", "browser", "Firefox"),
+        ),
+        counter_examples=(
+            "My day was long.",
+            "My sister Emma is a doctor.",
+        ),
     ),
     Rule(
         "possessive_verb",
@@ -58,6 +72,18 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"|to|through|via|by)\s+{PHRASE}{END}"
         ),
         possessive_key,
+        examples=(
+            Example("Our docs live on Confluence.", "docs", "Confluence"),
+            Example(
+                "Our school term starts on 3 September.",
+                "school_term_start",
+                "3 September",
+            ),
+        ),
+        counter_examples=(
+            "My brother lives in Oslo.",
+            "My mind goes to dark places.",
+        ),
     ),
     Rule(
         "for_me",
@@ -68,6 +94,11 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"|finishes))\s+(?:(?:on|in|at)\s+)?{PHRASE}{END}"
         ),
         possessive_key,
+        examples=(
+            Example("Rent day for us is the 1st.", "rent_day", "the 1st"),
+            Example("The tax year for us ends on 5 April.", "tax_year_end", "5 April"),
+        ),
+        counter_examples=("Dancing for me is like a way to express myself.",),
     ),
     Rule(
         "we_verb",
@@ -80,6 +111,14 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"{PHRASE}{END}"
         ),
         we_verb_key,
+        examples=(
+            Example("We host everything on Hetzner.", "cloud_provider", "Hetzner"),
+            Example("I bank with Revolut.", "bank", "Revolut"),
+        ),
+        counter_examples=(
+            "We host on Fridays.",
+            "We keep the receipts in a box.",
+        ),
     ),
     Rule(
         "count",
@@ -89,6 +128,11 @@ KNOWLEDGE: tuple[Rule, ...] = (
             r"(?P<noun>(?!(?:and|or|but|so|which|that|who|in|at)\b)[a-z]+))\b"
         ),
         count_key,
+        examples=(Example("We have 2 employees.", "employee_count", "2 employees"),),
+        counter_examples=(
+            "I have 5 minutes.",
+            "We have 3 more days.",
+        ),
     ),
     Rule(
         "fiscal_year",
@@ -98,6 +142,14 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"{PHRASE}{END}"
         ),
         const_key("fiscal_year"),
+        examples=(
+            Example(
+                "Our fiscal year runs January to December.",
+                "fiscal_year",
+                "January to December",
+            ),
+        ),
+        counter_examples=("Our fiscal year is this.",),
     ),
     Rule(
         "company_name",
@@ -107,6 +159,15 @@ KNOWLEDGE: tuple[Rule, ...] = (
             rf"|\s+is\s+(?:called|named))\s+{NAME}"
         ),
         const_key("company_name"),
+        examples=(
+            Example(
+                "Our company is called Fjord Studio.", "company_name", "Fjord Studio"
+            ),
+        ),
+        counter_examples=(
+            "Our company is called something else.",
+            "My company is great.",
+        ),
     ),
     Rule(
         "business",
@@ -121,6 +182,17 @@ KNOWLEDGE: tuple[Rule, ...] = (
                 re.I,
             )
             else None
+        ),
+        examples=(
+            Example(
+                "I run a small design studio called Fjord Studio.",
+                "business",
+                "small design studio called Fjord Studio",
+            ),
+        ),
+        counter_examples=(
+            "I'll give you a shout whenever I run out of things to watch!",
+            "I run every morning.",
         ),
     ),
 )

@@ -19,9 +19,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 
 OPEN_ITEMS: tuple[Rule, ...] = (
     Rule(
@@ -29,6 +27,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
         "unresolved",
         regex(rf"{I_OR_WE}\s+still\s+(?:need|have)\s+to\s+{PHRASE}{END}"),
         slot_key("todo"),
+        examples=(
+            Example(
+                "I still need to review the October transactions.",
+                "todo.review_october_transactions",
+                "review the October transactions",
+            ),
+        ),
+        counter_examples=(
+            "I still need to do that.",
+            "I don't still need to go.",
+        ),
     ),
     Rule(
         "not_done",
@@ -39,6 +48,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
             rf"\s+[^.,;:!?\n]+?){END}"
         ),
         slot_key("todo"),
+        examples=(
+            Example(
+                "I haven't filed the VAT return.",
+                "todo.filed_vat_return",
+                "filed the VAT return",
+            ),
+        ),
+        counter_examples=(
+            "I haven't seen it.",
+            "I haven't finished.",
+        ),
     ),
     Rule(
         "obligation",
@@ -48,6 +68,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
             rf"|gotta)\s+{PHRASE}{END}"
         ),
         obligation_key,
+        examples=(
+            Example(
+                "I have to renew my passport before June.",
+                "todo.renew_passport_before",
+                "renew my passport before June",
+            ),
+        ),
+        counter_examples=(
+            "I have to say, that was great.",
+            "I gotta tell you about this.",
+        ),
     ),
     Rule(
         "not_managed",
@@ -58,6 +89,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
             rf"|found\s+(?:the\s+)?time)\s+to\s+{PHRASE}{END}"
         ),
         obligation_key,
+        examples=(
+            Example(
+                "I still haven't managed to sort the garage.",
+                "todo.sort_garage",
+                "sort the garage",
+            ),
+        ),
+        counter_examples=(
+            "I haven't managed to say it.",
+            "I haven't managed to do that.",
+        ),
     ),
     Rule(
         "note_to_self",
@@ -67,6 +109,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
             rf"(?:{I_SUBJ}\s+(?:must|have\s+to|need\s+to|should)\s+)?{PHRASE}{END}"
         ),
         obligation_key,
+        examples=(
+            Example(
+                "Note to self: water the plants.",
+                "todo.water_plants",
+                "water the plants",
+            ),
+        ),
+        counter_examples=(
+            "Note to self: say thanks.",
+            "Note to self: that.",
+        ),
     ),
     Rule(
         "undecided",
@@ -80,6 +133,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
         ),
         slot_key("undecided"),
         open_item=True,
+        examples=(
+            Example(
+                "I haven't decided whether to sell the company.",
+                "undecided.sell_company",
+                "to sell the company",
+            ),
+        ),
+        counter_examples=(
+            "I haven't decided yet.",
+            "I'm not sure about that.",
+        ),
     ),
     Rule(
         "remind_me",
@@ -91,6 +155,17 @@ OPEN_ITEMS: tuple[Rule, ...] = (
         slot_key("reminder"),
         request_ok=True,
         to_assistant=True,
+        examples=(
+            Example(
+                "Remind me to pay the invoice on Friday.",
+                "reminder.pay_invoice_friday",
+                "pay the invoice on Friday",
+            ),
+        ),
+        counter_examples=(
+            "Remind me to do that.",
+            "That reminds me of home.",
+        ),
     ),
     Rule(
         "todo",
@@ -100,5 +175,14 @@ OPEN_ITEMS: tuple[Rule, ...] = (
             r"(?=\s*(?:[.;!?\n]|$))"
         ),
         slot_key("todo"),
+        examples=(
+            Example(
+                "TODO: send the K10 form", "todo.send_k10_form", "send the K10 form"
+            ),
+        ),
+        counter_examples=(
+            "What is there to do today?",
+            "todo list app",
+        ),
     ),
 )

@@ -20,9 +20,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import (
-    Rule,
-)
+from memory_lab.brains.rule_based.extraction.rule import Example, Rule
 from memory_lab.brains.rule_based.extraction.vocabulary import (
     slug,
 )
@@ -41,6 +39,11 @@ PREFERENCES: tuple[Rule, ...] = (
             if slug(m.group("k"), words=2)
             else None
         ),
+        examples=(Example("My favourite colour is blue.", "favorite_color", "blue"),),
+        counter_examples=(
+            "My favourite colour is this.",
+            "My favourite is you.",
+        ),
     ),
     Rule(
         "favorite_inverse",
@@ -54,6 +57,18 @@ PREFERENCES: tuple[Rule, ...] = (
             r"\b)"
         ),
         favorite_of_key,
+        examples=(
+            Example(
+                "Tacos are my favourite food these days.", "favorite_food", "Tacos"
+            ),
+            Example(
+                "Honestly, cold brew is my favourite now.", "favorite", "cold brew"
+            ),
+        ),
+        counter_examples=(
+            "That is my favourite.",
+            "It is my favourite part.",
+        ),
     ),
     Rule(
         "rather",
@@ -65,6 +80,13 @@ PREFERENCES: tuple[Rule, ...] = (
             rf"(?:\s+(?:than|over|instead\s+of)\s+(?P<o>[^.,;:!?\n]+?))?{END}"
         ),
         rather_key,
+        examples=(
+            Example("I'd rather use Rust than Go.", "programming_language", "Rust"),
+        ),
+        counter_examples=(
+            "I'd rather not talk about it.",
+            "I'd rather have that.",
+        ),
     ),
     Rule(
         "prefer",
@@ -75,6 +97,16 @@ PREFERENCES: tuple[Rule, ...] = (
             rf"{END}"
         ),
         prefer_key,
+        examples=(
+            Example("I prefer tea over coffee.", "prefers.coffee_or_tea", "tea"),
+            Example(
+                "My name is Alex and I prefer Python.", "programming_language", "Python"
+            ),
+        ),
+        counter_examples=(
+            "I prefer that.",
+            "I don't prefer tea.",
+        ),
     ),
     Rule(
         "likes",
@@ -87,6 +119,16 @@ PREFERENCES: tuple[Rule, ...] = (
         ),
         slot_key("likes"),
         multi=True,
+        examples=(
+            Example("I love hiking and skiing.", "likes.hiking", "hiking"),
+            Example(
+                "Lately I've been really into pottery.", "likes.pottery", "pottery"
+            ),
+        ),
+        counter_examples=(
+            "I don't think I like sushi.",
+            "I love that!",
+        ),
     ),
     Rule(
         "dislikes",
@@ -98,5 +140,13 @@ PREFERENCES: tuple[Rule, ...] = (
         ),
         slot_key("dislikes"),
         multi=True,
+        examples=(
+            Example("I hate cilantro.", "dislikes.cilantro", "cilantro"),
+            Example("I don't like jazz.", "dislikes.jazz", "jazz"),
+        ),
+        counter_examples=(
+            "Haha no, I hate everything.",
+            "I hate it.",
+        ),
     ),
 )
