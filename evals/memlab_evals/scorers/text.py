@@ -18,7 +18,7 @@ ARTICLES = frozenset({"a", "an", "the"})
 
 # A fixed list, not `memory_lab.text.STOP_WORDS`: a scorer must not share its
 # vocabulary with the system it judges, or a change in the system silently changes
-# the metric. It differs on purpose (no "yes", plus contraction fragments).
+# the metric. The two lists differ, and that is on purpose.
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been
     before being below between both but by can could did do does doing down during each
