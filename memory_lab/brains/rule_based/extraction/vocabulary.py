@@ -124,6 +124,7 @@ COUNT_IGNORED = frozenset(
     issues options reasons ways more less""".split()
 )
 
+# "I can't wait", "I can't believe": turns of phrase, not inabilities.
 CANNOT_IGNORED = frozenset(
     """believe wait stand remember imagine thank tell say decide help find figure seem
     get stop eat understand see hear recall think wrap""".split()
@@ -149,6 +150,7 @@ NP_STOP = frozenset(
 START_VERBS = frozenset("starts begins opens start begin open".split())
 END_VERBS = frozenset("ends closes finishes end close finish".split())
 
+# Where "we deploy/host/bank/run/store/keep ... on X" lands when nothing names it.
 WE_VERB_SLOTS = {
     "deploy": "deploy_target",
     "host": "hosting",
@@ -158,7 +160,7 @@ WE_VERB_SLOTS = {
     "keep": "storage",
 }
 
-
+# "I have to say", "I must admit": turns of phrase, not tasks.
 OBLIGATION_IGNORED = frozenset(
     """say admit tell thank agree ask be go leave run confess mention apologize
     apologise wait see know think warn hand give get hear share laugh dash""".split()
