@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
 from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
-from memory_lab.context.dates import spoken_date
+from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
@@ -95,16 +95,6 @@ class System(Protocol):
     def close(self) -> None:
         """Release files and handles."""
         ...
-
-
-def render_turn(msg: Message) -> str:
-    """One turn as a retrieval baseline shows it: "speaker (8 May 2023): text".
-
-    The date is written as the engine's window and excerpt lines write it, so a
-    baseline and a recipe pay the same tokens for the same verbatim turn; only the
-    memory resolves relative dates ("yesterday") beside the words.
-    """
-    return f"{msg.who} ({spoken_date(msg.timestamp)}): {msg.content}"
 
 
 # --- memory recipes ----------------------------------------------------------------
@@ -233,7 +223,7 @@ class _TurnBaseline:
 
     def ingest(self, msg: Message) -> None:
         """Keep the turn and its rendered cost (counted once, not per question)."""
-        line = render_turn(msg)
+        line = turn_line(msg)
         self.turns.append(msg)
         self.lines.append(line)
         self.costs.append(self.counter.count(line))
@@ -334,10 +324,7 @@ def _truncate(counter: TokenCounter, text: str, budget: int) -> str:
     cut = getattr(counter, "truncate", None)
     if cut is not None:
         return cut(text, budget)
-    words = text.split()
-    while words and counter.count(" ".join(words)) > budget:
-        words.pop()
-    return " ".join(words)
+    return truncate_to_tokens(text, budget, counter)
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from memory_lab.text import spoken_date
+
 _WEEKDAYS = {
     "monday": 0,
     "mon": 0,
@@ -55,11 +57,6 @@ _PATTERNS = (
     ("years", re.compile(rf"\b{_NUMBER} years? ago\b", re.I)),
     ("tomorrow", re.compile(r"\btomorrow\b", re.I)),
 )
-
-
-def spoken_date(day: date | datetime) -> str:
-    """'8 May 2023': shorter than ISO with a time, and how answers are phrased."""
-    return f"{day.day} {day.strftime('%B %Y')}"
 
 
 def _month(day: date, shift: int) -> str:

@@ -30,24 +30,51 @@ EPISODE_WEIGHT = 1.0
 class TurnIndex(ExcerptIndex):
     """The excerpt index plus turn embeddings and the episode ranking, fused.
 
-    Vectors are a cache keyed by turn id, computed in one batch the first time a
-    turn is searched; the transcript stays the truth.
+    Vectors are a cache: compressed turns are embedded when they are indexed (one
+    batch per compression), window turns the first time they are searched; the
+    transcript stays the truth.
     """
 
     def __init__(self, embedder: Embedder) -> None:
         super().__init__()
         self.embedder = embedder
-        self._vectors: dict[str, np.ndarray] = {}
+        self._matrix: dict[str, np.ndarray] = {}
+        self._window_vectors: dict[str, np.ndarray] = {}
         self._pool: dict[str, tuple[tuple[str, ...], BM25Okapi | None]] = {}
         self._vec_lock = threading.Lock()
 
-    def _embedded(self, turns: Sequence[Message]) -> np.ndarray:
+    def add(self, tenant: str, turns: Sequence[Message]) -> None:
+        """Index just-compressed turns and embed them now, so questions stay fast."""
+        super().add(tenant, turns)
+        if tenant in self._matrix:
+            self._indexed_vectors(tenant, self._turns[tenant])
+
+    def _indexed_vectors(self, tenant: str, turns: Sequence[Message]) -> np.ndarray:
+        """One row per indexed turn, in order; only the new tail is embedded."""
         with self._vec_lock:
-            missing = [m for m in turns if m.id not in self._vectors]
+            have = self._matrix.get(tenant, np.zeros((0, 0), dtype=np.float32))
+            if len(have) < len(turns):
+                tail = list(turns[len(have) :])
+                fresh = [self._window_vectors.pop(m.id, None) for m in tail]
+                todo = [
+                    m.content for m, v in zip(tail, fresh, strict=True) if v is None
+                ]
+                made = iter(self.embedder.embed(todo) if todo else [])
+                rows = np.stack([v if v is not None else next(made) for v in fresh])
+                have = rows if len(have) == 0 else np.vstack([have, rows])
+                self._matrix[tenant] = have
+            return have[: len(turns)]
+
+    def _extra_vectors(self, turns: Sequence[Message]) -> np.ndarray:
+        """Window turns are embedded once and kept until they are compressed."""
+        with self._vec_lock:
+            missing = [m for m in turns if m.id not in self._window_vectors]
             if missing:
                 vectors = self.embedder.embed([m.content for m in missing])
-                self._vectors.update(zip((m.id for m in missing), vectors, strict=True))
-            return np.stack([self._vectors[m.id] for m in turns])
+                self._window_vectors.update(
+                    zip((m.id for m in missing), vectors, strict=True)
+                )
+            return np.stack([self._window_vectors[m.id] for m in turns])
 
     def _pool_bm25(
         self, tenant: str, turns: Sequence[Message], extra: Sequence[Message]
@@ -95,7 +122,10 @@ class TurnIndex(ExcerptIndex):
                 key=lambda i: (-float(scores[i]), -pool[i].seq),
             )
         query_vec = self.embedder.embed([query])[0]
-        cosines = np.round(self._embedded(pool) @ query_vec, 6)
+        parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if indexed else []
+        if len(pool) > len(indexed):
+            parts.append(self._extra_vectors(pool[len(indexed) :]) @ query_vec)
+        cosines = np.round(np.concatenate(parts), 6)
         dense = sorted(
             range(len(pool)), key=lambda i: (-float(cosines[i]), -pool[i].seq)
         )

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
-from memory_lab.context.assembly import ALWAYS_FIRST, content_words, fact_words
+from memory_lab.context.assembly import ALWAYS_FIRST
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.facts.reconciliation import (
     Outcome,
@@ -25,6 +25,7 @@ from memory_lab.facts.reconciliation import (
     reconcile,
 )
 from memory_lab.stores.base import EventLog, FactStore
+from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
 
 

@@ -12,9 +12,9 @@ from memlab_datasets import load_dataset
 from memlab_datasets.types import Conversation, Dataset, Probe, Session
 from memlab_evals.log import RunLog
 from memlab_evals.runner import Unit, run_eval, run_unit, strip_timing
-from memlab_evals.systems import render_turn
 
 from memlab_evals import cli
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from tests.helpers import CONTRACT_COLUMNS, T0, msg
 
@@ -285,5 +285,5 @@ def test_main_synthetic_set_is_over_ten_times_the_largest_budget():
     count = default_counter().count
     data = load_dataset(cli.MAIN_SYNTHETIC)
     for conv in data.conversations:
-        history = sum(count(render_turn(m)) for m in conv.turns)
+        history = sum(count(turn_line(m)) for m in conv.turns)
         assert history >= 10 * max(cli.MAIN_BUDGETS), conv.id

@@ -2,7 +2,8 @@
 
 from datetime import UTC, datetime
 
-from memory_lab.context.dates import dated, resolved_dates, spoken_date
+from memory_lab.context.dates import dated, resolved_dates
+from memory_lab.text import spoken_date
 
 MON_8_MAY = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
 
