@@ -36,7 +36,7 @@ _EXPORTS = {
     "SystemClock": "memory_lab.clock",
     "MemoryConfig": "memory_lab.config",
     "Recipe": "memory_lab.config",
-    "recipe": "memory_lab.config",
+    "recipe": "memory_lab.recipes",
     "MemoryEngine": "memory_lab.engine",
     "MemoryLabError": "memory_lab.errors",
 }
@@ -58,9 +58,10 @@ __all__ = [
 
 if TYPE_CHECKING:
     from memory_lab.clock import ManualClock, SystemClock
-    from memory_lab.config import MemoryConfig, Recipe, recipe
+    from memory_lab.config import MemoryConfig, Recipe
     from memory_lab.engine import MemoryEngine
     from memory_lab.errors import MemoryLabError
+    from memory_lab.recipes import recipe
     from memory_lab.types import ContextBundle, Episode, Fact, MemoryEvent, Message
 
 

@@ -28,12 +28,6 @@ Action = Literal[
     "noop",
 ]
 
-SUPERSEDE_MARGIN = 0.15
-"""How much less confident a newer extracted value may be and still replace the old."""
-
-RESTATE_MARGIN = 0.2
-"""A restatement this much less confident than the stored value is skipped."""
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -138,7 +132,7 @@ def reconcile(
             return Outcome("noop", fact=active)
         if (
             candidate.source == "extracted"
-            and candidate.confidence < stored_conf - RESTATE_MARGIN
+            and candidate.confidence < stored_conf - config.restate_margin
         ):
             return Outcome("skipped_lower_confidence", fact=active)
         ttl = config.ttl(active.category)
@@ -161,7 +155,7 @@ def reconcile(
     blocked = active.source == "explicit" and candidate.source == "extracted"
     weaker = (
         candidate.source == "extracted"
-        and candidate.confidence < stored_conf - SUPERSEDE_MARGIN
+        and candidate.confidence < stored_conf - config.supersede_margin
     )
     if blocked or weaker:
         flagged = new_fact(tenant, candidate, now, config).model_copy(

@@ -14,7 +14,7 @@ from memory_lab.episodes.compression import (
     update_running_summary,
 )
 from memory_lab.episodes.retrieval import search_episodes
-from memory_lab.facts.memory import make_event
+from memory_lab.events import make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
 from memory_lab.types import ContextBundle, MemoryEvent, Message
