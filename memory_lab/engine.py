@@ -19,12 +19,12 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
+from memory_lab.context.build import build_context
 from memory_lab.embeddings import Embedder, default_embedder
-from memory_lab.episodes.retrieval import ExcerptIndex
+from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
 from memory_lab.graph import Deps, builder
-from memory_lab.graph.nodes import build_context
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
