@@ -106,6 +106,11 @@ class RunConfig(Model):
     recipes: dict[str, dict] = Field(
         default_factory=dict, description="Recipe name -> its full parameters."
     )
+    memory: dict = Field(
+        default_factory=dict,
+        description="Every other engine setting of the memory systems (budget "
+        "shares, retrieval, assembly, fact policy), as `MemoryConfig` dumps it.",
+    )
     budget: int
     workers: int
     git_commit: str
