@@ -182,7 +182,7 @@ class MemoryEngine:
         return self._step(require_tenant(tenant), thread, {"incoming": []})
 
     def close_session(self, tenant: str, *, thread: str = "main") -> StepResult:
-        """End a chat: extract every turn past the watermark (seed 002)."""
+        """End a chat: extract every turn past the watermark, however few."""
         return self._step(
             require_tenant(tenant), thread, {"incoming": [], "close_session": True}
         )

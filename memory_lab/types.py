@@ -45,7 +45,7 @@ class Message(Record):
 
 
 class EpisodeDraft(Record):
-    """What a brain returns for a span of turns (seed 001's compressed record)."""
+    """What a brain returns for a span of turns: the episode's content fields."""
 
     summary: str
     intent: str = ""

@@ -34,7 +34,7 @@ class StoredFact(Model):
 
 
 class EpisodeStat(Model):
-    """Seed 001's per-episode ratio: source tokens over summary tokens."""
+    """One episode's sizes, for its ratio: source tokens over summary tokens."""
 
     id: str
     original_tokens: int

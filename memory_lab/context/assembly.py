@@ -1,4 +1,4 @@
-"""Context assembly under hard token budgets, delimited as data (seeds 000, 002, 004).
+"""Context assembly under hard token budgets, delimited as data.
 
 Pure: identical inputs give byte-identical output. Every memory block is wrapped
 in `<memory type=...>` tags and its content is HTML-escaped, so a stored message

@@ -1,6 +1,8 @@
 """What happens when a new fact meets the stored one: the pure decision.
 
-Design: seeds 000 and 002.
+Facts carry a trust tier (explicit, saved by the user, outranks extracted) and a
+validity window, so a changed value supersedes the old row instead of
+overwriting it, and the history of a key can always be read back.
 
 Kept free of storage so the rules can be read, tested and property-checked on
 their own: add, supersede, confirm, skip, or flag a contradiction. Rows are

@@ -169,8 +169,8 @@ def _already_compressed(
 def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Extract facts from turns past the watermark.
 
-    Runs when enough turns have gathered or the session closed (seed 002's
-    incremental extraction).
+    Runs when enough turns have gathered or the session closed: extraction is
+    incremental, each turn read once, not the whole transcript per turn.
     """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]

@@ -1,4 +1,8 @@
-"""Prompt: compress a span of turns into one episode record (seed 001's format)."""
+"""Prompt: compress a span of turns into one episode record.
+
+The record holds a summary, the user's intent, key facts, decisions and open
+questions: what a later conversation needs, in fields it can search and show.
+"""
 
 from __future__ import annotations
 
