@@ -89,14 +89,9 @@ def test_compress_keeps_the_rest_and_a_retry_does_not_duplicate_episodes():
 
 
 def test_extract_waits_for_enough_turns_unless_the_session_closes():
-    eng = engine()
+    config = MemoryConfig(window={"extract_every": 5})
     eng = MemoryEngine(
-        None,
-        config=eng.config.model_copy(
-            update={"window": eng.config.window.model_copy(update={"extract_every": 5})}
-        ),
-        clock=ManualClock(T0),
-        embedder=FlatEmbedder(),
+        None, config=config, clock=ManualClock(T0), embedder=FlatEmbedder()
     )
     eng.transcript.append("t1", "main", [msg(0, "My name is Ada Lovelace.")])
     state = {"tenant": "t1", "thread": "main", "last_seq": 0, "extracted_upto": -1}
