@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, Message
@@ -70,12 +70,19 @@ def build_episodes(
     now: datetime,
     config: WindowConfig,
     trigger: str,
-) -> list[Episode]:
-    """Summarise each chunk of the span into an Episode record."""
+) -> BrainResult[list[Episode]]:
+    """Summarise each chunk of the span into an Episode record.
+
+    The brain's notes (a fallback, say) come back beside the episodes so the
+    caller can log them under its tenant.
+    """
     episodes = []
+    notes: list[BrainNote] = []
     for chunk in split_span(messages, recipe):
         original = sum(counter.count(m.content) for m in chunk)
-        draft = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        result = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        draft = result.value
+        notes.extend(result.notes)
         episodes.append(
             Episode(
                 id=episode_id(tenant, thread, chunk[0].seq, chunk[-1].seq),
@@ -100,7 +107,7 @@ def build_episodes(
                 trigger=trigger,
             )
         )
-    return episodes
+    return BrainResult(episodes, tuple(notes))
 
 
 def update_running_summary(
@@ -110,7 +117,7 @@ def update_running_summary(
     brain: Brain,
     counter: TokenCounter,
     config: WindowConfig,
-) -> str:
+) -> BrainResult[str]:
     """Append the new episodes' gist.
 
     Re-summarises when the summary passes its budget.
@@ -120,5 +127,5 @@ def update_running_summary(
         lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
     merged = "\n".join(lines)
     if counter.count(merged) <= config.summary_budget_tokens:
-        return merged
+        return BrainResult(merged)
     return brain.condense(merged, max_tokens=config.summary_budget_tokens)

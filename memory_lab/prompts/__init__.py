@@ -1,9 +1,11 @@
 """Prompts for the LLM brain: one module per task, each versioned.
 
 Every module (`summarize`, `extract`, `condense`, `respond`) exposes `NAME`,
-`VERSION`, a `build(...)` function that returns langchain messages and, where the
-task expects structured output, its pydantic response model. Eval logs record the
-versions so a changed prompt shows up as a changed run.
+`VERSION`, a `build(...)` function that returns OpenAI-style chat messages (plain
+dicts, what `ChatClient.complete` sends) and, where the task expects structured
+output, its pydantic response model, whose JSON schema the brain passes to
+`ChatClient.response_format_for`. Eval logs record the versions so a changed
+prompt shows up as a changed run.
 
 Turns and memory are untrusted: a user can write anything, and stored memory may
 repeat it later. This module holds the one rule every prompt follows: such text is
@@ -61,6 +63,14 @@ def render_turn(message: Message) -> str:
     return f"<turn {rendered}>{escape_data(message.content)}</turn>"
 
 
+def chat(system: str, user: str) -> list[dict[str, str]]:
+    """A system message and a user message, as the chat API takes them."""
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+    ]
+
+
 def render_turns(messages: Sequence[Message]) -> str:
     """The turns inside one `<turns>` block, oldest first as given."""
     body = "\n".join(render_turn(m) for m in messages)
@@ -89,6 +99,7 @@ def prompt_versions() -> dict[str, str]:
 
 __all__ = [
     "DATA_RULE",
+    "chat",
     "data_rule",
     "escape_data",
     "format_instructions",
