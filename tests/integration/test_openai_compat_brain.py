@@ -664,8 +664,7 @@ def test_the_extractor_reads_only_what_the_user_said(make_brain, openai_server):
     [note] = result.notes
     assert note == BrainNote(
         "fact_rejected",
-        "identity/plan='Which plan': cites turn 'D1:1', which is not the user "
-        "speaking",
+        "identity/plan='Which plan': cites turn 'D1:1', which is not the user speaking",
         ("D1:1",),
     )
 
