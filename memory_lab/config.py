@@ -317,6 +317,12 @@ class LLMSettings(Frozen):
     max_connections: int = Field(
         default=4, ge=1, description="Concurrent requests per event loop."
     )
+    extract_max_tokens: int = Field(
+        default=768,
+        ge=64,
+        description="Cap on an extraction reply; a reply cut off here is unusable.",
+    )
+    respond_max_tokens: int = Field(default=400, ge=16, description="Cap on a reply.")
     known_facts_shown: int = Field(
         default=30,
         ge=0,

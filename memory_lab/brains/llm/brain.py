@@ -58,10 +58,8 @@ T = TypeVar("T")
 FAILED_PREAMBLE = (
     "The language model endpoint failed; answering from memory without it:"
 )
-# Room for the JSON around a summary, and for the facts of one span.
+# Room for the JSON fields around a summary.
 _SUMMARY_OVERHEAD_TOKENS = 200
-_EXTRACT_MAX_TOKENS = 768
-_RESPOND_MAX_TOKENS = 400
 
 
 class OpenAICompatBrain:
@@ -209,7 +207,7 @@ class OpenAICompatBrain:
         prompt = extract_prompt.build(turns, categories=self._categories, known=shown)
         try:
             reply = self.extractor.ask_json(
-                prompt, ExtractionResponse, max_tokens=_EXTRACT_MAX_TOKENS
+                prompt, ExtractionResponse, max_tokens=self.settings.extract_max_tokens
             )
         except CallFailed as failure:
             return self._fall_back(
@@ -233,7 +231,7 @@ class OpenAICompatBrain:
         try:
             text = self.responder.ask_text(
                 respond_prompt.build(question, context),
-                max_tokens=_RESPOND_MAX_TOKENS,
+                max_tokens=self.settings.respond_max_tokens,
             )
         except CallFailed as failure:
             return self._fall_back(

@@ -167,9 +167,11 @@ class ModelEndpoint:
             completion = self._complete(sent, max_tokens, fmt)
             if completion.refusal:
                 raise CallFailed(f"model refused: {_clip(completion.refusal, 200)}")
+            if completion.finish_reason == "length":
+                # Asking again gets the same long answer cut at the same place.
+                self.unusable_replies += 1
+                raise CallFailed(f"reply cut off at max_tokens={max_tokens}")
             try:
-                if completion.finish_reason == "length":
-                    raise UnusableReply(f"reply cut off at {max_tokens} tokens")
                 return parse(completion.text)
             except UnusableReply as exc:
                 self.unusable_replies += 1
@@ -205,9 +207,8 @@ class ModelEndpoint:
         except ValueError as exc:
             # The SDK could not read the response body: a broken endpoint or proxy.
             self.breaker.failed()
-            raise CallFailed(
-                f"response body unreadable: {type(exc).__name__}: {_clip(str(exc), 160)}"
-            ) from exc
+            why = f"{type(exc).__name__}: {_clip(str(exc), 160)}"
+            raise CallFailed(f"response body unreadable: {why}") from exc
         self.breaker.succeeded()
         return completion
 
