@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import chat, data_rule, format_instructions, wrap_data
+from memory_lab.prompts._render import chat, data_rule, format_instructions, wrap_data
 
 NAME = "condense"
 VERSION = "condense/2"

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import (
+from memory_lab.prompts._render import (
     chat,
     data_rule,
     format_instructions,

@@ -8,7 +8,7 @@ where the user wrote `<`.
 
 from __future__ import annotations
 
-from memory_lab.prompts import chat, data_rule
+from memory_lab.prompts._render import chat, data_rule
 from memory_lab.types import ContextBundle, Message
 
 NAME = "respond"

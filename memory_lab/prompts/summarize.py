@@ -6,7 +6,12 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import chat, data_rule, format_instructions, render_turns
+from memory_lab.prompts._render import (
+    chat,
+    data_rule,
+    format_instructions,
+    render_turns,
+)
 from memory_lab.types import Message
 
 NAME = "summarize"

@@ -22,9 +22,8 @@ from memory_lab.brains.llm.grounding import (
     plain,
     ungrounded_words,
 )
-from memory_lab.brains.rule_based.extraction import strip_injected_memory
-from memory_lab.context.assembly import content_words, fact_words
 from memory_lab.prompts.extract import ExtractedFact
+from memory_lab.text import content_words, fact_words, strip_injected_memory
 from memory_lab.types import Fact, FactCandidate, Message
 
 _NOTE_CHARS = 300

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from memory_lab.context.assembly import content_words
+from memory_lab.text import content_words
 
 
 def plain(text: str) -> str:

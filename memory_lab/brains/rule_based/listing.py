@@ -6,10 +6,10 @@ endpoint fails, each with a preamble that says which of the two happened.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 
+from memory_lab.text import unescape_data
 from memory_lab.types import ContextBlock, ContextBundle
 
 _FACT_WORDS = 45
@@ -44,7 +44,7 @@ def _items(block: ContextBlock | None) -> list[str]:
     """
     if block is None:
         return []
-    lines = [html.unescape(raw.strip()) for raw in block.text.splitlines()]
+    lines = [unescape_data(raw.strip()) for raw in block.text.splitlines()]
     lines = [line for line in lines if line and not _FRAME.match(line)]
     bulleted = any(_BULLET.match(line) for line in lines)
     out: list[str] = []
