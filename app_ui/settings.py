@@ -85,9 +85,9 @@ def build_llm(base_url: str, model: str) -> LLMSettings:
     if not (model or "").strip():
         raise SettingsError("LLM model: enter a model name")
     key = os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed")
-    # A short timeout and one retry: an unreachable server should fall back quickly.
+    # A short timeout and one attempt: an unreachable server should fall back quickly.
     return LLMSettings(
-        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_retries=1
+        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_attempts=1
     )
 
 

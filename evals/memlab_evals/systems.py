@@ -169,32 +169,19 @@ class MemorySystem:
         ]
 
     def cost(self) -> BuildCost:
-        """Brain usage where the brain counts it (the LLM brain does)."""
+        """What the brain spent: model calls and tokens (0 for the rule-based one)."""
         brain = self.engine.brain
-        stats = getattr(brain, "stats", None)
-        calls = _stat(stats, "calls")
-        tokens = _stat(stats, "tokens")
+        usage = brain.usage()
         return BuildCost(
-            brain=getattr(brain, "name", type(brain).__name__),
-            calls=calls,
-            tokens=tokens,
+            brain=brain.name,
+            calls=usage["calls"],
+            tokens=usage["prompt_tokens"] + usage["completion_tokens"],
             compressions=self._compressions,
         )
 
     def close(self) -> None:
         """Close the engine's SQLite handles."""
         self.engine.close()
-
-
-def _stat(stats: object, key: str) -> int:
-    """A counter from a brain's stats, whether a dict or an object; 0 if absent."""
-    if stats is None:
-        return 0
-    value = stats.get(key, 0) if isinstance(stats, dict) else getattr(stats, key, 0)
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
 
 
 # --- raw-turn baselines ------------------------------------------------------------
