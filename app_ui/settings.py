@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig, recipe
+from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.recipes import recipe
 
 DATA_ENV = "MEMORY_LAB_DATA"
 DEFAULT_DATA_DIR = Path("data") / "app"
@@ -84,9 +85,9 @@ def build_llm(base_url: str, model: str) -> LLMSettings:
     if not (model or "").strip():
         raise SettingsError("LLM model: enter a model name")
     key = os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed")
-    # A short timeout and one retry: an unreachable server should fall back quickly.
+    # A short timeout and one attempt: an unreachable server should fall back quickly.
     return LLMSettings(
-        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_retries=1
+        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_attempts=1
     )
 
 

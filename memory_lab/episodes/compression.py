@@ -1,9 +1,10 @@
-"""Turning a span of window messages into episodes and a running summary.
+"""Turning a span of window messages into episodes.
 
-Design: seeds 000 and 001.
-
-Compression summarises; it never drops: every compressed message stays in the
-transcript and is named by its episode's turn range, so it can be expanded back.
+Each episode records one chunk of turns: a summary within a share of the source's
+tokens, the user's intent, key facts, decisions and open questions, and the turn
+range it covers. Compression summarises; it never drops: every compressed message
+stays in the transcript and is named by its episode's turn range, so it can be
+expanded back.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, Message
@@ -70,12 +71,19 @@ def build_episodes(
     now: datetime,
     config: WindowConfig,
     trigger: str,
-) -> list[Episode]:
-    """Summarise each chunk of the span into an Episode record."""
+) -> BrainResult[list[Episode]]:
+    """Summarise each chunk of the span into an Episode record.
+
+    The brain's notes (a fallback, say) come back beside the episodes so the
+    caller can log them under its tenant.
+    """
     episodes = []
+    notes: list[BrainNote] = []
     for chunk in split_span(messages, recipe):
         original = sum(counter.count(m.content) for m in chunk)
-        draft = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        result = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        draft = result.value
+        notes.extend(result.notes)
         episodes.append(
             Episode(
                 id=episode_id(tenant, thread, chunk[0].seq, chunk[-1].seq),
@@ -100,25 +108,4 @@ def build_episodes(
                 trigger=trigger,
             )
         )
-    return episodes
-
-
-def update_running_summary(
-    summary: str,
-    episodes: Sequence[Episode],
-    *,
-    brain: Brain,
-    counter: TokenCounter,
-    config: WindowConfig,
-) -> str:
-    """Append the new episodes' gist.
-
-    Re-summarises when the summary passes its budget.
-    """
-    lines = [summary] if summary else []
-    for ep in episodes:
-        lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
-    merged = "\n".join(lines)
-    if counter.count(merged) <= config.summary_budget_tokens:
-        return merged
-    return brain.condense(merged, max_tokens=config.summary_budget_tokens)
+    return BrainResult(episodes, tuple(notes))

@@ -19,7 +19,7 @@ from rank_bm25 import BM25Okapi
 
 from memory_lab.context.fusion import RRF_K, fuse_ranks
 from memory_lab.embeddings import Embedder
-from memory_lab.episodes.retrieval import ExcerptIndex, sorted_terms
+from memory_lab.episodes.excerpts import ExcerptIndex, sorted_terms
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.types import Episode, Message
 
