@@ -1,12 +1,11 @@
 """Frozen configuration and the named trigger recipes researchers compare.
 
 Invalid values fail at construction and name the field. Settings from the
-environment are read only at the edges (CLI, app), via `LLMSettings.from_env`.
+environment are read only at the edges (CLI, app), by `memlab_cli.settings`.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from typing import Literal
 
@@ -261,18 +260,6 @@ class LLMSettings(Frozen):
     structured_method: Literal["json_schema", "json_mode", "function_calling"] = (
         "json_schema"
     )
-
-    @classmethod
-    def from_env(cls) -> LLMSettings | None:
-        """Read MEMORY_LAB_LLM_BASE_URL / _MODEL / _API_KEY; None when unset."""
-        url = os.environ.get("MEMORY_LAB_LLM_BASE_URL")
-        if not url:
-            return None
-        return cls(
-            base_url=url,
-            model=os.environ.get("MEMORY_LAB_LLM_MODEL", "gpt-4o-mini"),
-            api_key=os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed"),
-        )
 
 
 class MemoryConfig(Frozen):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
-from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
+from memory_lab.config import BudgetConfig, LLMSettings, MemoryConfig, Recipe, recipe
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
@@ -49,6 +49,7 @@ class BuildCost:
     calls: int = 0
     tokens: int = 0
     compressions: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -109,12 +110,13 @@ class MemorySystem:
         tenant: str,
         start: datetime,
         data_dir: Path | None,
+        llm: LLMSettings | None = None,
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
         self.name = name
         self.tenant = tenant
-        config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+        config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget), llm=llm)
         self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
         self._compressions = 0
 
@@ -177,16 +179,15 @@ class MemorySystem:
         ]
 
     def cost(self) -> BuildCost:
-        """Brain usage where the brain counts it (the LLM brain does)."""
+        """The brain's own counters: requests, tokens, cache hits, facts refused."""
         brain = self.engine.brain
-        stats = getattr(brain, "stats", None)
-        calls = _stat(stats, "calls")
-        tokens = _stat(stats, "tokens")
+        usage = brain_usage(brain)
         return BuildCost(
             brain=getattr(brain, "name", type(brain).__name__),
-            calls=calls,
-            tokens=tokens,
+            calls=usage.get("calls", 0),
+            tokens=usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
             compressions=self._compressions,
+            usage=usage,
         )
 
     def close(self) -> None:
@@ -194,15 +195,19 @@ class MemorySystem:
         self.engine.close()
 
 
-def _stat(stats: object, key: str) -> int:
-    """A counter from a brain's stats, whether a dict or an object; 0 if absent."""
-    if stats is None:
-        return 0
-    value = stats.get(key, 0) if isinstance(stats, dict) else getattr(stats, key, 0)
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
+def brain_usage(brain: object) -> dict[str, int]:
+    """A brain's counters as plain ints: `usage()` where it has one, else `stats`."""
+    usage = getattr(brain, "usage", None)
+    raw = usage() if callable(usage) else getattr(brain, "stats", None)
+    if not isinstance(raw, dict):
+        return {}
+    counts = {}
+    for key, value in raw.items():
+        try:
+            counts[str(key)] = int(value or 0)
+        except (TypeError, ValueError):
+            continue
+    return counts
 
 
 # --- raw-turn baselines ------------------------------------------------------------
@@ -527,6 +532,7 @@ def make_system(
     start: datetime,
     data_dir: Path | None = None,
     counter: TokenCounter | None = None,
+    llm: LLMSettings | None = None,
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 
@@ -538,6 +544,8 @@ def make_system(
         data_dir: A folder of its own for the engine's stores; None keeps them in
             memory.
         counter: Token counter; the default is the project's tiktoken counter.
+        llm: The LLM brain's endpoint for memory recipes; None keeps the
+            rule-based brain. Baselines call no brain either way.
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -550,4 +558,6 @@ def make_system(
     if name in factories:
         return factories[name]()
     check_system(name)
-    return MemorySystem(name, parse_recipe(name), budget, tenant, start, data_dir)
+    return MemorySystem(
+        name, parse_recipe(name), budget, tenant, start, data_dir, llm=llm
+    )
