@@ -13,8 +13,9 @@ from urllib.parse import urlparse
 from memlab_evals.endpoints import Endpoint
 
 from memlab_cli.settings import Settings, llm_settings
-from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig, recipe
+from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.recipes import recipe
 
 DEFAULT_DATA_DIR = Path("data") / "app"
 # A chat box is not an import tool: a paste past this is refused with a clear reason

@@ -21,9 +21,9 @@ from app_ui.settings import (
     llm_defaults,
     validate_tenant,
 )
-from memory_lab.config import RECIPES, recipe
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
+from memory_lab.recipes import RECIPES, recipe
 
 RULES, LLM = "Rule-based (offline)", "OpenAI-compatible server"
 

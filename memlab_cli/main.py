@@ -61,7 +61,8 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
 def _run_replay(args: argparse.Namespace) -> int:
     from memlab_cli.conversation_io import load_replayable
     from memlab_cli.replay import render_replay, replay
-    from memory_lab.config import MemoryConfig, recipe
+    from memory_lab.config import MemoryConfig
+    from memory_lab.recipes import recipe
 
     # A script reading --json wants one document; the first default recipe is it.
     default = ["A"] if args.json else ["A", "B", "C"]

@@ -85,11 +85,18 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def default_threads() -> int:
-    """The cores this process may run on: llama.cpp's own default uses half."""
+    """Half the cores this process may use, at least one.
+
+    ggml's worker threads spin at a barrier after every operation, so they only pay
+    off with a core each. When the machine is busy (pytest-xdist workers, an eval
+    beside the server) two threads on two shared cores generated 0.8 tokens/s where
+    one thread generated 21; a 135M model gains little from more threads anyway.
+    """
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores // 2)
 
 
 class LocalModelServer:
@@ -100,7 +107,8 @@ class LocalModelServer:
         port: The port; 0 or None picks a free one (and retries on a clash).
         host: Where to listen; loopback keeps the server private.
         n_ctx: Context window in tokens; SmolLM2 was trained with 8192.
-        n_threads: Threads for generation and prompt processing.
+        n_threads: Threads for generation and prompt processing; see
+            `default_threads` for why the default is low.
         model_alias: The id `/v1/models` reports; defaults to the file's stem so
             that it (and so the response cache's keys) does not depend on where the
             file is installed.
@@ -173,7 +181,10 @@ class LocalModelServer:
         """The last `lines` of the server's output, for error messages."""
         if self.log_path is None or not self.log_path.exists():
             return ""
-        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        with open(self.log_path, "rb") as log:
+            # A long-running server's log grows with every request; read its end.
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 32_768))
+            text = log.read().decode("utf-8", errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
     # -- lifecycle -----------------------------------------------------------------
@@ -323,7 +334,8 @@ def serve_forever(
     try:
         server.start()
         echo(f"serving {server.model} at {server.base_url} (pid {server.pid})")
-        echo(f"started in {server.start_seconds:.1f} s; Ctrl-C stops it")
+        echo(f"started in {server.start_seconds:.1f} s; log in {server.log_path}")
+        echo("Ctrl-C stops it")
         while server.running:
             time.sleep(0.5)
         raise LocalServerError(

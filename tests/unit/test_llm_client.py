@@ -9,6 +9,8 @@ probe, and that the API key never shows.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -26,7 +28,7 @@ from memory_lab.llm.client import (
     ResponseCache,
     response_format_for,
 )
-from memory_lab.llm.retry_policy import retry_after_s
+from memory_lab.llm.retry_policy import RetryPolicy, retry_after_s
 from tests.integration.openai_server import (
     HTTP_500,
     Behaviour,
@@ -191,6 +193,25 @@ def test_the_cache_takes_concurrent_writers(cache):
     assert cache.get("7-24") == {"text": "24"}
 
 
+def test_the_cache_takes_writers_in_other_processes(cache):
+    script = (
+        "import sys\n"
+        "from memory_lab.llm.response_cache import ResponseCache\n"
+        "cache = ResponseCache(sys.argv[1])\n"
+        "for i in range(40):\n"
+        "    cache.put(f'{sys.argv[2]}-{i}', {'text': str(i)})\n"
+        "    cache.get(f'{sys.argv[2]}-{i}')\n"
+    )
+    writers = [
+        subprocess.Popen([sys.executable, "-c", script, str(cache.path), f"p{n}"])
+        for n in range(3)
+    ]
+    for i in range(40):
+        cache.put(f"parent-{i}", {"text": str(i)})
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0, 0]
+    assert len(cache) == 160
+
+
 # -- retries and errors --------------------------------------------------------
 
 
@@ -203,29 +224,41 @@ def test_retries_a_500_then_succeeds(server):
     assert (usage["calls"], usage["failures"], usage["retries"]) == (3, 2, 2)
 
 
-def test_a_429_waits_as_long_as_retry_after_says(server):
+@pytest.fixture
+def waits(monkeypatch) -> list[float]:
+    """The pauses the retry policy chose, recorded instead of timed."""
+    chosen: list[float] = []
+    original = RetryPolicy.wait_s
+
+    def recording(self, state):
+        chosen.append(original(self, state))
+        return chosen[-1]
+
+    monkeypatch.setattr(RetryPolicy, "wait_s", recording)
+    return chosen
+
+
+def test_a_429_waits_as_long_as_retry_after_says(server, waits):
     server.retry_after = "0.4"
     server.script(http_error(429), text("after the wait"))
     client = make_client(server, None)
-    started = time.monotonic()
     assert client.complete(HELLO, max_tokens=20).text == "after the wait"
-    assert time.monotonic() - started >= 0.4
+    assert len(waits) == 1 and waits[0] >= 0.4
 
 
-def test_without_retry_after_the_backoff_is_used(server):
+def test_without_retry_after_the_backoff_is_used(server, waits):
     server.script(http_error(429), text("quick"))
-    started = time.monotonic()
     make_client(server, None).complete(HELLO, max_tokens=20)
-    assert time.monotonic() - started < 0.4
+    # backoff_s=0.001 plus jitter up to itself
+    assert len(waits) == 1 and waits[0] <= 0.002
 
 
-def test_retry_after_is_capped_by_max_backoff(server):
+def test_retry_after_is_capped_by_max_backoff(server, waits):
     server.retry_after = "3600"
     server.script(http_error(503), text("capped"))
     client = make_client(server, None, max_backoff_s=0.05)
-    started = time.monotonic()
     assert client.complete(HELLO, max_tokens=20).text == "capped"
-    assert time.monotonic() - started < 2
+    assert waits == [0.05]
 
 
 def test_retry_after_parses_seconds_and_dates():
