@@ -203,7 +203,10 @@ def llm_settings(
         ):
             if name in fields and value is not None:
                 values[name] = value
-    values.update({k: v for k, v in client.items() if k in fields and v is not None})
+    for name, value in client.items():
+        if name in fields and value is not None:
+            # Paths travel as strings: the library's settings dump to plain JSON.
+            values[name] = str(value) if isinstance(value, Path) else value
     return LLMSettings(**values)
 
 
