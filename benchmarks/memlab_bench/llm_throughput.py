@@ -10,6 +10,7 @@ should approach n/d until the client's own overhead shows.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Sequence
@@ -154,6 +155,8 @@ def measure_throughput(
                     "calls_per_s": round(calls / seconds, 1),
                     "ceiling_calls_per_s": round(n / delay_s, 1),
                     "server_peak_in_flight": server.peak,
+                    # Client overhead is CPU: a busy machine lowers the figures.
+                    "load_average_1m": round(os.getloadavg()[0], 1),
                 }
             )
     return rows
@@ -165,13 +168,13 @@ def markdown(rows: list[dict]) -> str:
         "# LLM client throughput (loopback server, fixed delay)",
         "",
         "| connections | calls | delay ms | seconds | calls/s | ceiling n/delay | "
-        "server peak in flight |",
-        "|---|---|---|---|---|---|---|",
+        "server peak in flight | load average (1 min) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['connections']} | {r['calls']} | {r['delay_ms']} | {r['seconds']} "
             f"| {r['calls_per_s']} | {r['ceiling_calls_per_s']} "
-            f"| {r['server_peak_in_flight']} |"
+            f"| {r['server_peak_in_flight']} | {r['load_average_1m']} |"
         )
     return "\n".join(lines)
