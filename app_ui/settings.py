@@ -86,12 +86,11 @@ def build_llm(base_url: str, model: str) -> LLMSettings:
     if not (model or "").strip():
         raise SettingsError("LLM model: enter a model name")
     env = Settings()
-    # A short timeout: an unreachable server should fall back quickly.
+    # A short timeout and one attempt: an unreachable server should fall back quickly.
     return llm_settings(
         Endpoint(url, model.strip(), env.llm_api_key),
         timeout_s=10.0,
-        max_retries=1,
-        max_attempts=2,
+        max_attempts=1,
         cache_path=env.llm_cache,
     )
 

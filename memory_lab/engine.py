@@ -41,12 +41,7 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
     from memory_lab.brains.llm.brain import OpenAICompatBrain
 
     return OpenAICompatBrain(
-        config.llm,
-        fallback=rules,
-        counter=counter,
-        clock=clock,
-        facts=config.facts,
-        backoff_s=config.llm.retry_backoff_s,
+        config.llm, fallback=rules, counter=counter, facts=config.facts
     )
 
 

@@ -15,6 +15,8 @@ from unittest import mock
 import numpy as np
 
 from memlab_bench.stats import Stopwatch
+from memory_lab.brains.base import Brain, BrainResult
+from memory_lab.types import ContextBundle, EpisodeDraft, Fact, FactCandidate, Message
 
 
 def _timed(watch: Stopwatch, part: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,15 +28,41 @@ def _timed(watch: Stopwatch, part: str, fn: Callable[..., Any]) -> Callable[...,
 
 
 class TimedBrain:
-    """A brain whose extraction is timed; everything else is passed through."""
+    """A brain whose extraction is timed; every other call goes straight through."""
 
-    def __init__(self, inner: Any, watch: Stopwatch) -> None:
+    def __init__(self, inner: Brain, watch: Stopwatch) -> None:
         self._inner = inner
-        self.name = inner.name
-        self.extract = _timed(watch, "extraction", inner.extract)
+        self._watch = watch
 
-    def __getattr__(self, item: str) -> Any:
-        return getattr(self._inner, item)
+    @property
+    def name(self) -> str:
+        """The inner brain's name: timing it changes nothing it records."""
+        return self._inner.name
+
+    def summarize(
+        self, messages: Sequence[Message], *, max_tokens: int
+    ) -> BrainResult[EpisodeDraft]:
+        """The inner brain's summary."""
+        return self._inner.summarize(messages, max_tokens=max_tokens)
+
+    def condense(self, text: str, *, max_tokens: int) -> BrainResult[str]:
+        """The inner brain's condensed summary."""
+        return self._inner.condense(text, max_tokens=max_tokens)
+
+    def extract(
+        self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
+    ) -> BrainResult[list[FactCandidate]]:
+        """The inner brain's facts, timed as `extraction`."""
+        with self._watch.part("extraction"):
+            return self._inner.extract(messages, known=known)
+
+    def respond(self, question: Message, context: ContextBundle) -> BrainResult[str]:
+        """The inner brain's reply."""
+        return self._inner.respond(question, context)
+
+    def usage(self) -> dict[str, int]:
+        """The inner brain's counters."""
+        return self._inner.usage()
 
 
 class TimedEmbedder:

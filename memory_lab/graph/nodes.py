@@ -5,8 +5,12 @@ Each unpacks state, calls one domain function and returns a partial update.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from langgraph.runtime import Runtime
 
+from memory_lab.brains.base import BrainNote
 from memory_lab.context.build import build_context
 from memory_lab.episodes.compression import build_episodes, episode_id
 from memory_lab.events import make_event
@@ -29,6 +33,13 @@ def _log(deps: Deps, tenant: str, events: list[MemoryEvent]) -> list[dict]:
     if events:
         deps.events.append(tenant, events)
     return _dump(events)
+
+
+def _note_events(
+    tenant: str, at: datetime, notes: Sequence[BrainNote]
+) -> list[MemoryEvent]:
+    """The brain's notes as events of the tenant whose turns it was working on."""
+    return [make_event(tenant, n.kind, at, n.detail, n.refs) for n in notes]
 
 
 def ingest_turn(state: MemoryState, runtime: Runtime[Deps]) -> dict:
@@ -102,7 +113,7 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     )
     now = deps.clock.now()
     stored, span = _already_compressed(deps, tenant, thread, span)
-    episodes = stored + build_episodes(
+    built = build_episodes(
         tenant,
         thread,
         span,
@@ -113,9 +124,10 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         config=deps.config.window,
         trigger="+".join(decision["triggers"]),
     )
+    episodes = stored + built.value
     deps.episodes.add(tenant, episodes)
     deps.excerpts.add(tenant, span)
-    summary = update_running_summary(
+    condensed = update_running_summary(
         state.get("summary", ""),
         episodes,
         brain=deps.brain,
@@ -125,7 +137,7 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     source = sum(e.original_tokens for e in episodes)
     kept = sum(e.summary_tokens for e in episodes)
     events = [
-        *deps.brain.drain_events(),
+        *_note_events(tenant, now, [*built.notes, *condensed.notes]),
         make_event(
             tenant,
             "compressed",
@@ -137,7 +149,7 @@ def compress_window(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     ]
     return {
         "window": _dump(keep),
-        "summary": summary,
+        "summary": condensed.value,
         "step_events": state.get("step_events", []) + _log(deps, tenant, events),
     }
 
@@ -180,17 +192,19 @@ def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     if last <= upto or not (due or flush):
         return {}
     turns = deps.transcript.messages(tenant, thread, first_seq=upto + 1, last_seq=last)
-    candidates = deps.brain.extract(turns, known=deps.facts.active(tenant))
+    extracted = deps.brain.extract(turns, known=deps.facts.active(tenant))
+    brain_events = _log(
+        deps, tenant, _note_events(tenant, deps.clock.now(), extracted.notes)
+    )
     events = [
-        e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"
+        e
+        for e in deps.facts.write_many(tenant, extracted.value)
+        if e.kind != "fact_skipped"
     ]
     events += deps.facts.consolidate(tenant)
-    brain_events = deps.brain.drain_events()
-    if brain_events:
-        deps.events.append(tenant, brain_events)
     return {
         "extracted_upto": last,
-        "step_events": state.get("step_events", []) + _dump([*brain_events, *events]),
+        "step_events": state.get("step_events", []) + brain_events + _dump(events),
     }
 
 
@@ -214,19 +228,21 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     tenant, thread = state["tenant"], state["thread"]
     question = _messages(state.get("incoming"))[-1]
     bundle = ContextBundle.model_validate(state["context"])
-    text = deps.brain.respond(question, bundle)
+    answered = deps.brain.respond(question, bundle)
+    text = answered.value
+    now = deps.clock.now()
     reply = Message(
         id=f"{question.id}:reply",
         tenant=tenant,
         session=question.session,
         role="assistant",
         content=text,
-        timestamp=deps.clock.now(),
+        timestamp=now,
     )
     stored = deps.transcript.append(tenant, thread, [reply])
     window = _messages(state.get("window"))
     window.extend(m for m in stored if m.seq > state.get("last_seq", -1))
-    events = deps.brain.drain_events()
+    events = _note_events(tenant, now, answered.notes)
     return {
         "reply": text,
         "window": _dump(window),

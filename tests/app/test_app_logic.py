@@ -77,7 +77,7 @@ def test_first_run_shows_the_defaults_and_empty_tiers(data: Path) -> None:
     assert _metric(at, "Episodes") == 0
     assert _active_facts(at) == 0
     assert not at.error
-    assert any("Brain: rule-based" in c for c in _texts(at.sidebar.caption))
+    assert any("Brain: rule ·" in c for c in _texts(at.sidebar.caption))
 
 
 def test_a_message_updates_window_and_facts_with_undoable_status_lines(
@@ -137,7 +137,7 @@ def test_a_bad_llm_url_is_named_and_the_rule_based_brain_keeps_chatting(
     at.radio(key="brain").set_value("OpenAI-compatible server").run()
     at.text_input(key="llm_url").set_value(url).run()
     assert any(says in e for e in _texts(at.sidebar.error)), _texts(at.sidebar.error)
-    assert any("Brain: rule-based" in c for c in _texts(at.sidebar.caption))
+    assert any("Brain: rule ·" in c for c in _texts(at.sidebar.caption))
     _chat(at, "My name is Lena Berg.")
     assert len(at.chat_message) == 2
 
