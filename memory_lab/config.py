@@ -3,13 +3,12 @@
 Named recipes and the spec grammar live in `memory_lab.recipes`. Numbers that
 change results are fields here, not module constants, so a run log records them
 and a sweep can vary them. Invalid values fail at construction and name the
-field. Settings from the environment are read only at the edges (CLI, app), via
-`LLMSettings.from_env`.
+field. Settings from the environment are read only at the edges (CLI, app), by
+`memlab_cli.settings`.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from typing import Literal, get_args
 
@@ -409,18 +408,6 @@ class LLMSettings(Frozen):
         "roles are people (LoCoMo's second speaker); off, an assistant never "
         "re-learns its own replies.",
     )
-
-    @classmethod
-    def from_env(cls) -> LLMSettings | None:
-        """Read MEMORY_LAB_LLM_BASE_URL / _MODEL / _API_KEY; None when unset."""
-        url = os.environ.get("MEMORY_LAB_LLM_BASE_URL")
-        if not url:
-            return None
-        return cls(
-            base_url=url,
-            model=os.environ.get("MEMORY_LAB_LLM_MODEL", "gpt-4o-mini"),
-            api_key=os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed"),
-        )
 
 
 class MemoryConfig(Frozen):

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from memlab_bench.modes import FULL, QUICK, Mode
+from memory_lab.config import LLMSettings
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "benchmarks" / "results"
@@ -29,6 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode.add_argument("--full", action="store_true", help="the issue's sizes")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
+    p.add_argument(
+        "--llm-throughput",
+        action="store_true",
+        help="only measure LLM client calls/s at 1, 4 and 8 connections against a "
+        "loopback server with a fixed delay (writes bench-llm-throughput.*)",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,8 +61,11 @@ def _questions(conv, n: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if args.llm_throughput:
+        return _run_throughput(args.out)
     mode = FULL if args.full else QUICK
-    results = measure(mode, args.seed, args.out)
+    models = getattr(args, "models", None)
+    results = measure(mode, args.seed, args.out, llm=models.llm if models else None)
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"bench-{mode.name}"
     stem.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
@@ -66,8 +76,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(mode: Mode, seed: int, out: Path) -> dict:
-    """Every benchmark of `mode`, under one progress display."""
+def _run_throughput(out: Path) -> int:
+    from memlab_bench.llm_throughput import markdown, measure_throughput
+
+    rows = measure_throughput()
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / "bench-llm-throughput"
+    stem.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    stem.with_suffix(".md").write_text(markdown(rows) + "\n")
+    for r in rows:
+        print(
+            f"llm throughput: {r['connections']} connection(s): "
+            f"{r['calls_per_s']} calls/s ({r['calls']} calls, {r['delay_ms']} ms "
+            f"server delay, peak {r['server_peak_in_flight']} in flight)"
+        )
+    print(f"wrote {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
+    return 0
+
+
+def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:
+    """Every benchmark of `mode`, under one progress display.
+
+    `llm` puts the LLM brain behind the recipes' ingest benchmark; the other
+    stages measure the stores and retrieval, which no brain touches.
+    """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from memlab_bench.growth import run_growth
@@ -90,6 +122,8 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
     stages += len(growth_systems) + int(mode.locomo_eval)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
+    if llm is not None:
+        results["brain"] = f"llm:{llm.model}"
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -111,7 +145,12 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
 
         rss = results["peak_rss_mb_after"] = {}
         results["ingest"] = run_ingest(
-            mode.recipes, mode.baselines, turns[: mode.ingest_turns], tenant, advance
+            mode.recipes,
+            mode.baselines,
+            turns[: mode.ingest_turns],
+            tenant,
+            advance,
+            llm=llm,
         )
         rss["ingest"] = peak_rss_mb()
         results["retrieval"] = run_retrieval(

@@ -1,7 +1,9 @@
-"""Per-turn ingest cost per recipe, by graph step, with the rule-based brain.
+"""Per-turn ingest cost per recipe, by graph step, with the chosen brain.
 
 The memory recipes run on the real stores (SQLite and Chroma in a temporary
-folder); the baselines are timed on the same turns for the ratios.
+folder); the baselines are timed on the same turns for the ratios. The brain is
+the rule-based one unless `--brain llm` names an endpoint; then the extraction and
+compression parts are the model's latency.
 """
 
 from __future__ import annotations
@@ -13,12 +15,18 @@ from pathlib import Path
 
 from memlab_bench.instruments import TimedBrain, TimedEmbedder, timed_nodes
 from memlab_bench.stats import Stopwatch, summarize_ms
+from memory_lab.config import LLMSettings
 from memory_lab.types import Message
 
 PARTS = ("trigger_check", "compression", "embedding", "extraction")
 
 
-def bench_recipe(spec: str, turns: Sequence[Message], tenant: str) -> dict:
+def bench_recipe(
+    spec: str,
+    turns: Sequence[Message],
+    tenant: str,
+    llm: LLMSettings | None = None,
+) -> dict:
     """Ingest `turns` one at a time; per-turn totals and per-part percentiles.
 
     A part's percentiles are over the turns where it ran (compression runs only
@@ -30,7 +38,7 @@ def bench_recipe(spec: str, turns: Sequence[Message], tenant: str) -> dict:
     from memory_lab.tokens import default_counter
 
     watch = Stopwatch()
-    config = MemoryConfig(recipe=recipe(spec))
+    config = MemoryConfig(recipe=recipe(spec), llm=llm)
     clock = ManualClock(turns[0].timestamp)
     brain = TimedBrain(make_brain(config, default_counter(), clock), watch)
     embedder = TimedEmbedder(default_embedder(), watch)
@@ -56,6 +64,7 @@ def bench_recipe(spec: str, turns: Sequence[Message], tenant: str) -> dict:
     n = len(turns)
     return {
         "system": spec,
+        "brain": brain.name,
         "turns": n,
         "compressions": fired,
         "episodes": episodes,
@@ -90,12 +99,13 @@ def run_ingest(
     turns: Sequence[Message],
     tenant: str,
     advance: Callable[[str], None],
+    llm: LLMSettings | None = None,
 ) -> list[dict]:
     """Every recipe, then every baseline, on the same turns."""
     rows = []
     for spec in recipes:
         advance(f"ingest {spec}")
-        rows.append(bench_recipe(spec, turns, tenant))
+        rows.append(bench_recipe(spec, turns, tenant, llm))
     for name in baselines:
         advance(f"ingest {name}")
         rows.append(bench_baseline(name, turns, tenant))

@@ -39,7 +39,16 @@ GLOSSARY = {
     "answer_recall": "gold answer (normalised; 80% of content words for multi-word "
     "answers) present in the context",
     "fact_recall": "planted value present in the context (synthetic only)",
-    "judged_accuracy": "LLM judge: would an answer from this context be correct",
+    "answer_f1": "token F1 of the answer model's reply against the gold answer "
+    "(LoCoMo normalisation; category 5 excluded)",
+    "answer_bleu1": "BLEU-1 of the reply against the gold answer (category 5 excluded)",
+    "judged_accuracy": "J: share of replies the judge labelled CORRECT (category 5 "
+    "excluded)",
+    "answer_abstention_accuracy": "abstention probes (category 5) whose reply "
+    "declines ('not known')",
+    "context_judged_accuracy": "context judge: would an answer from this context "
+    "alone be correct",
+    "answer_failures": "probes whose answer request failed (marked, not dropped)",
     "stale_answer_rate": "update probes whose context serves an older value as current",
     "abstention_violation_rate": "abstention probes whose context asserts an answer",
     "hallucinated_memory_rate": "stored facts no cited turn supports (unsupported "
@@ -53,6 +62,12 @@ GLOSSARY = {
     "context_tokens_mean": "injected context tokens per probe",
     "brain_calls": "brain calls per conversation (mean)",
     "brain_tokens": "brain tokens per conversation (mean)",
+    "llm_calls": "requests the system's brain and answers actually sent (total)",
+    "llm_prompt_tokens": "prompt tokens of those requests",
+    "llm_completion_tokens": "completion tokens of those requests",
+    "llm_cache_hits": "requests the response cache served instead (nothing sent)",
+    "extraction_rejected_rate": "share of facts the LLM brain proposed that the "
+    "grounding check refused",
 }
 
 
@@ -355,6 +370,7 @@ def _config_lines(log: RunLog) -> list[str]:
         f"- answer key: corrections `{c.corrections}`"
         + (" (LoCoMo audit fixes applied)" if c.corrections == "audit" else ""),
         f"- judge: {c.judge or UNSCORED}",
+        *llm_lines(log),
     ]
     for name, params in c.recipes.items():
         lines.append(f"- recipe `{name}`: `{params}`")
@@ -364,6 +380,58 @@ def _config_lines(log: RunLog) -> list[str]:
             "- scorers: " + ", ".join(f"{k} v{v}" for k, v in sorted(versions.items()))
         )
     return lines
+
+
+def llm_lines(log: RunLog) -> list[str]:
+    """The run's models, prompts, requests, cache hits, cost and wall time."""
+    info = log.llm
+    if info is None:
+        return []
+    lines = [f"- brain: `{info.brain}`"]
+    for role, end in (
+        ("brain endpoint", info.brain_endpoint),
+        ("extraction model", info.extract_endpoint),
+        ("answer model", info.answer_endpoint),
+        ("judge model", info.judge_endpoint),
+    ):
+        if end is not None:
+            lines.append(f"- {role}: `{end.model}` at {end.base_url}")
+    if info.prompts:
+        shown = ", ".join(f"{k} `{v}`" for k, v in sorted(info.prompts.items()))
+        lines.append(f"- prompts: {shown}")
+    lines.append(
+        f"- response cache: {info.cache}; max connections {info.max_connections}"
+    )
+    for role, usage in info.usage.items():
+        if not any(usage.values()):
+            continue
+        lines.append(
+            f"- {role}: {usage.get('calls', 0)} requests sent, "
+            f"{usage.get('cache_hits', 0)} served from the cache, "
+            f"{usage.get('prompt_tokens', 0)} prompt and "
+            f"{usage.get('completion_tokens', 0)} completion tokens"
+            + (f", {usage['gave_up']} failed" if usage.get("gave_up") else "")
+        )
+    if info.cost is not None:
+        lines.append(
+            f"- cost: {info.cost:.4f} at {info.price_per_1k_prompt or 0} per 1k "
+            f"prompt and {info.price_per_1k_completion or 0} per 1k completion tokens"
+        )
+    if info.seconds:
+        shown = ", ".join(f"{k} {v:.1f} s" for k, v in info.seconds.items())
+        lines.append(f"- wall time: {shown}")
+    return lines
+
+
+def cache_line(log: RunLog) -> str | None:
+    """One sentence on requests sent and served from the cache, over every role."""
+    if log.llm is None:
+        return None
+    sent = sum(u.get("calls", 0) for u in log.llm.usage.values())
+    hits = sum(u.get("cache_hits", 0) for u in log.llm.usage.values())
+    if not sent and not hits:
+        return None
+    return f"LLM requests: {sent} sent, {hits} served from the cache ({log.llm.cache})"
 
 
 def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
@@ -382,6 +450,8 @@ def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
     ]
     if judged.isna().all():
         parts.append(f"judged_accuracy: {UNSCORED}.")
+    if (line := cache_line(log)) is not None:
+        parts.append(line + ".")
     parts += [
         "## Per category (mean [bootstrap 95% CI])",
         markdown_table(_category_table(summary)),
@@ -432,17 +502,23 @@ PRINTED_COLUMNS = [
     "evidence_recall",
     "answer_recall",
     "fact_recall",
+    "answer_f1",
+    "judged_accuracy",
     "stale_answer_rate",
     "abstention_violation_rate",
     "hallucinated_memory_rate",
     "compression_ratio",
     "context_tokens_mean",
     "retrieve_ms_p95",
+    "llm_calls",
+    "llm_cache_hits",
 ]
 """The headline columns; the report and summary.csv hold the rest."""
 
 
-def print_table(summary: pd.DataFrame, console: Console | None = None) -> None:
+def print_table(
+    summary: pd.DataFrame, console: Console | None = None, log: RunLog | None = None
+) -> None:
     """Print the `all` rows' headline columns as a rich table."""
     console = console or Console(width=max(Console().width, 150))
     rows = summary[summary["category"].astype(str) == "all"]
@@ -464,3 +540,6 @@ def print_table(summary: pd.DataFrame, console: Console | None = None) -> None:
     console.print(table)
     if "judged_accuracy" in rows and rows["judged_accuracy"].isna().all():
         console.print(f"judged_accuracy: {UNSCORED}")
+    line = cache_line(log) if log is not None else None
+    if line:
+        console.print(line)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
-from memory_lab.config import BudgetConfig, MemoryConfig, Recipe
+from memory_lab.config import BudgetConfig, LLMSettings, MemoryConfig, Recipe
 from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
 from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter, default_counter
@@ -60,6 +60,7 @@ class BuildCost:
     calls: int = 0
     tokens: int = 0
     compressions: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -111,12 +112,13 @@ class MemorySystem:
         tenant: str,
         start: datetime,
         data_dir: Path | None,
+        llm: LLMSettings | None = None,
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
         self.name = name
         self.tenant = tenant
-        config = memory_config(rec, budget)
+        config = memory_config(rec, budget, llm)
         self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
         self._compressions = 0
 
@@ -179,19 +181,35 @@ class MemorySystem:
         ]
 
     def cost(self) -> BuildCost:
-        """What the brain spent: model calls and tokens (0 for the rule-based one)."""
+        """The brain's own counters: requests, tokens, cache hits, facts refused."""
         brain = self.engine.brain
-        usage = brain.usage()
+        usage = brain_usage(brain)
         return BuildCost(
-            brain=brain.name,
-            calls=usage["calls"],
-            tokens=usage["prompt_tokens"] + usage["completion_tokens"],
+            brain=getattr(brain, "name", type(brain).__name__),
+            calls=usage.get("calls", 0),
+            tokens=usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
             compressions=self._compressions,
+            usage=usage,
         )
 
     def close(self) -> None:
         """Close the engine's SQLite handles."""
         self.engine.close()
+
+
+def brain_usage(brain: object) -> dict[str, int]:
+    """A brain's counters as plain ints: `usage()` where it has one, else `stats`."""
+    usage = getattr(brain, "usage", None)
+    raw = usage() if callable(usage) else getattr(brain, "stats", None)
+    if not isinstance(raw, dict):
+        return {}
+    counts = {}
+    for key, value in raw.items():
+        try:
+            counts[str(key)] = int(value or 0)
+        except (TypeError, ValueError):
+            continue
+    return counts
 
 
 # --- raw-turn baselines ------------------------------------------------------------
@@ -469,9 +487,11 @@ def system_params(name: str) -> dict:
     return {} if is_baseline(name) else recipe(name).model_dump(mode="json")
 
 
-def memory_config(rec: Recipe, budget: int) -> MemoryConfig:
+def memory_config(
+    rec: Recipe, budget: int, llm: LLMSettings | None = None
+) -> MemoryConfig:
     """The engine configuration a memory system runs with at a context budget."""
-    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget), llm=llm)
 
 
 def memory_settings(budget: int) -> dict:
@@ -492,6 +512,7 @@ def make_system(
     start: datetime,
     data_dir: Path | None = None,
     counter: TokenCounter | None = None,
+    llm: LLMSettings | None = None,
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 
@@ -503,6 +524,8 @@ def make_system(
         data_dir: A folder of its own for the engine's stores; None keeps them in
             memory.
         counter: Token counter; the default is the project's tiktoken counter.
+        llm: The LLM brain's endpoint for memory recipes; None keeps the
+            rule-based brain. Baselines call no brain either way.
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -516,4 +539,4 @@ def make_system(
     if name in factories:
         return factories[name]()
     check_system(name)
-    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir)
+    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir, llm=llm)
