@@ -1,6 +1,8 @@
 """The memory graph.
 
-Flow: ingest -> check triggers -> (compress) -> extract -> (assemble -> respond).
+Flow of a turn: ingest -> check triggers (record memory jobs) -> (assemble ->
+respond). Compression and extraction run after the turn, in the engine's
+background worker (`memory_lab.jobs`), never inside it.
 
 `builder()` returns the unbuilt StateGraph so tests and apps compile it with their
 own checkpointer; `mermaid()` exports its diagram.
@@ -20,18 +22,12 @@ def builder() -> StateGraph:
     g = StateGraph(MemoryState, context_schema=Deps)
     g.add_node("ingest_turn", nodes.ingest_turn)
     g.add_node("check_triggers", nodes.check_triggers)
-    g.add_node("compress_window", nodes.compress_window)
-    g.add_node("extract_facts", nodes.extract_facts)
     g.add_node("assemble_context", nodes.assemble_context)
     g.add_node("respond", nodes.respond)
     g.add_edge(START, "ingest_turn")
     g.add_edge("ingest_turn", "check_triggers")
     g.add_conditional_edges(
-        "check_triggers", routing.after_check, ["compress_window", "extract_facts"]
-    )
-    g.add_edge("compress_window", "extract_facts")
-    g.add_conditional_edges(
-        "extract_facts", routing.after_extract, ["assemble_context", END]
+        "check_triggers", routing.after_check, ["assemble_context", END]
     )
     g.add_edge("assemble_context", "respond")
     g.add_edge("respond", END)

@@ -8,11 +8,5 @@ from memory_lab.graph.state import MemoryState
 
 
 def after_check(state: MemoryState) -> str:
-    """Compress when a trigger fired, else go straight to extraction."""
-    decision = state.get("decision") or {}
-    return "compress_window" if decision.get("fire") else "extract_facts"
-
-
-def after_extract(state: MemoryState) -> str:
-    """Assemble and answer only when asked to respond."""
+    """Assemble and answer only when asked to respond; memory work is queued."""
     return "assemble_context" if state.get("respond") else END

@@ -10,6 +10,7 @@ from typing import Any
 from memory_lab.errors import require_tenant
 from memory_lab.stores.sqlite_db import (
     SqliteDatabase,
+    open_database,
     decode_json,
     encode_json,
     encode_time,
@@ -57,9 +58,9 @@ _FILTERS = ("subject", "category", "key", "status")
 class SqliteFactStore:
     """Fact rows keyed by (tenant, id), ordered by creation time then id."""
 
-    def __init__(self, path: str | Path) -> None:
-        """Open the store in `path` (a file, or ":memory:")."""
-        self._db = SqliteDatabase(path, _SCHEMA)
+    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+        """Open the store in `path` (a file, ":memory:", or a shared database)."""
+        self._db = open_database(path, _SCHEMA)
 
     def insert(self, tenant: str, fact: Fact) -> None:
         """Store a new row.
