@@ -26,7 +26,7 @@ from memory_lab.graph import Deps, builder
 from memory_lab.graph.nodes import build_context
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
-from memory_lab.jobs.planning import window_of
+from memory_lab.jobs.planning import one_instant, window_of
 from memory_lab.jobs.work import run_job
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.tokens import TokenCounter, default_counter
@@ -206,8 +206,9 @@ class MemoryEngine:
         `extracted_upto`, ...) and `pending_jobs` (the tenant's owed work).
         """
         tenant = require_tenant(tenant)
-        marks = self.jobs.marks(tenant, thread)
-        window = window_of(self.deps, tenant, thread, marks)
+        with one_instant(self.deps):
+            marks = self.jobs.marks(tenant, thread)
+            window = window_of(self.deps, tenant, thread, marks)
         return {
             **asdict(marks),
             "window": [m.model_dump(mode="json") for m in window],
@@ -242,7 +243,7 @@ class MemoryEngine:
         The query itself is not ingested.
         """
         tenant = require_tenant(tenant)
-        with self._lock:
+        with self._lock, one_instant(self.deps):
             marks = self.jobs.marks(tenant, thread)
             window = window_of(self.deps, tenant, thread, marks)
             return build_context(self.deps, tenant, query, window, marks.summary)

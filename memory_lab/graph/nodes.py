@@ -14,7 +14,7 @@ from memory_lab.episodes.retrieval import search_episodes
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
 from memory_lab.jobs import phases
-from memory_lab.jobs.planning import plan_memory_work, window_of
+from memory_lab.jobs.planning import one_instant, plan_memory_work, window_of
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
 
@@ -62,11 +62,13 @@ def check_triggers(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         deps.clock.now(),
         close_session=bool(state.get("close_session")),
     )
+    # Read after the plan: the worker may have committed work meanwhile.
+    marks = deps.jobs.marks(tenant, thread)
     return {
         "decision": plan.decision.model_dump(mode="json"),
         "jobs": len(plan.jobs),
-        "window": _dump(window_of(deps, tenant, thread, deps.jobs.marks(tenant, thread))),
-        "summary": deps.jobs.marks(tenant, thread).summary,
+        "window": _dump(window_of(deps, tenant, thread, marks)),
+        "summary": marks.summary,
         "step_events": state.get("step_events", []) + _dump(plan.events),
     }
 
@@ -74,15 +76,17 @@ def check_triggers(state: MemoryState, runtime: Runtime[Deps]) -> dict:
 def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Build what the responder is shown for the last incoming user message."""
     deps = runtime.context
+    tenant, thread = state["tenant"], state["thread"]
     query = _messages(state.get("incoming"))[-1].content
-    bundle = build_context(
-        deps,
-        state["tenant"],
-        query,
-        _messages(state.get("window")),
-        state.get("summary", ""),
-    )
-    return {"context": bundle.model_dump(mode="json")}
+    with one_instant(deps):
+        marks = deps.jobs.marks(tenant, thread)
+        window = window_of(deps, tenant, thread, marks)
+        bundle = build_context(deps, tenant, query, window, marks.summary)
+    return {
+        "context": bundle.model_dump(mode="json"),
+        "window": _dump(window),
+        "summary": marks.summary,
+    }
 
 
 def build_context(

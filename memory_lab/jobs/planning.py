@@ -8,6 +8,8 @@ between the two) is decided in the thread's next step, from the transcript.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -103,3 +105,15 @@ def window_of(
 ) -> list[Message]:
     """The thread's window: its turns no committed episode covers."""
     return deps.transcript.messages(tenant, thread, first_seq=marks.compressed_upto + 1)
+
+
+@contextmanager
+def one_instant(deps: Deps) -> Iterator[None]:
+    """Reads inside see one committed state of window, episodes and facts.
+
+    Without it a compression committing between reading the window and searching
+    the episodes could show a turn twice. Lock order is facts, then database, as
+    for the worker's writes.
+    """
+    with deps.facts.exclusive(), deps.jobs.db.read():
+        yield

@@ -62,6 +62,7 @@ class SqliteDatabase:
         )
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
+        self._depth = 0  # open transactions on this connection (nested ones join)
         self._writing = False
         with self._lock:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
@@ -85,11 +86,14 @@ class SqliteDatabase:
         stores sharing this database commit (or roll back) together.
         """
         with self._lock:
-            if self._writing:
+            if self._depth:
+                if not self._writing:
+                    raise RuntimeError("a write cannot join a read transaction")
                 yield self._conn
                 return
             self._conn.execute("BEGIN IMMEDIATE")
             self._writing = True
+            self._depth += 1
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
@@ -101,21 +105,25 @@ class SqliteDatabase:
                 raise
             finally:
                 self._writing = False
+                self._depth -= 1
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A read transaction: all its queries see one snapshot.
 
-        Inside a `write` it reads that transaction's own view.
+        Inside another transaction on the same thread it joins it (and reads a
+        write's own changes).
         """
         with self._lock:
-            if self._writing:
+            if self._depth:
                 yield self._conn
                 return
             self._conn.execute("BEGIN")
+            self._depth += 1
             try:
                 yield self._conn
             finally:
+                self._depth -= 1
                 self._conn.execute("COMMIT")
 
     def close(self) -> None:

@@ -10,10 +10,10 @@ from typing import Any
 from memory_lab.errors import require_tenant
 from memory_lab.stores.sqlite_db import (
     SqliteDatabase,
-    open_database,
     decode_json,
     encode_json,
     encode_time,
+    open_database,
     time_key,
 )
 from memory_lab.stores.tenancy import require_owned
