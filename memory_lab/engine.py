@@ -22,12 +22,11 @@ from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
-from memory_lab.graph import Deps, builder
+from memory_lab.graph import Deps, builder, maintenance_builder
 from memory_lab.graph.nodes import build_context
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.jobs.planning import one_instant, window_of
-from memory_lab.jobs.work import run_job
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
@@ -135,9 +134,8 @@ class MemoryEngine:
             excerpts=ExcerptIndex(),
         )
         self.graph = builder().compile()
-        self.worker = MemoryWorker(
-            self.jobs, lambda job: run_job(self.deps, job), on_error=self._job_failed
-        )
+        self.maintenance = maintenance_builder().compile()
+        self.worker = MemoryWorker(self.jobs, self._run_job, on_error=self._job_failed)
 
     # --- steps -----------------------------------------------------------------
 
@@ -300,6 +298,10 @@ class MemoryEngine:
             window_size=len(out.get("window", [])),
             state=out,
         )
+
+    def _run_job(self, job: Job) -> list[MemoryEvent]:
+        out = self.maintenance.invoke({"job": job}, context=self.deps)
+        return [MemoryEvent.model_validate(e) for e in out.get("events", [])]
 
     def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
         from memory_lab.facts.memory import make_event

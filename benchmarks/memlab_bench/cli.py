@@ -27,6 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="small sizes (default)")
     mode.add_argument("--full", action="store_true", help="the issue's sizes")
+    mode.add_argument(
+        "--faults",
+        action="store_true",
+        help="SIGKILL ingesting processes at every phase, restart, check",
+    )
+    p.add_argument(
+        "--kills", type=int, default=1000, help="kills for --faults (default 1000)"
+    )
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
     p.set_defaults(func=run)
@@ -54,6 +62,8 @@ def _questions(conv, n: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if args.faults:
+        return run_fault_bench(args)
     mode = FULL if args.full else QUICK
     results = measure(mode, args.seed, args.out)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -64,6 +74,31 @@ def run(args: argparse.Namespace) -> int:
     stem.with_suffix(".md").write_text(markdown(results) + "\n")
     _print_summary(results, stem)
     return 0
+
+
+def run_fault_bench(args: argparse.Namespace) -> int:
+    """`--faults`: kill, restart and check; one summary line and bench-faults.json."""
+    import sys
+    import tempfile
+
+    from memlab_bench.faults import run_faults, summary_line
+    from memlab_bench.machine import machine_info
+
+    with tempfile.TemporaryDirectory(prefix="memlab-faults-") as tmp:
+        result = run_faults(
+            args.kills,
+            Path(tmp),
+            seed=args.seed,
+            report=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+    result["command"] = f"memory-lab bench --faults --kills {args.kills}"
+    result["machine"] = machine_info(REPO)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "bench-faults.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(summary_line(result))
+    clean = not (result["lost"] or result["duplicated"] or result["inconsistent"])
+    return 0 if clean else 1
 
 
 def measure(mode: Mode, seed: int, out: Path) -> dict:

@@ -1,11 +1,12 @@
 """The memory graph.
 
 Flow of a turn: ingest -> check triggers (record memory jobs) -> (assemble ->
-respond). Compression and extraction run after the turn, in the engine's
-background worker (`memory_lab.jobs`), never inside it.
+respond). Compression and extraction run after the turn, one job at a time, in
+the maintenance graph (route by job kind -> compress_window | extract_facts),
+which the engine's background worker runs (`memory_lab.jobs`).
 
-`builder()` returns the unbuilt StateGraph so tests and apps compile it with their
-own checkpointer; `mermaid()` exports its diagram.
+`builder()` and `maintenance_builder()` return the unbuilt StateGraphs so tests
+and apps compile them themselves; `mermaid()` exports either diagram.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from langgraph.graph import END, START, StateGraph
 
 from memory_lab.graph import nodes, routing
 from memory_lab.graph.deps import Deps
-from memory_lab.graph.state import MemoryState
+from memory_lab.graph.state import JobState, MemoryState
 
 
 def builder() -> StateGraph:
@@ -34,6 +35,23 @@ def builder() -> StateGraph:
     return g
 
 
-def mermaid() -> str:
-    """The graph's diagram in Mermaid syntax."""
-    return builder().compile().get_graph().draw_mermaid()
+def maintenance_builder() -> StateGraph:
+    """The unbuilt graph the background worker runs once per job.
+
+    It has no checkpointer: the job ledger is what makes the work durable.
+    """
+    g = StateGraph(JobState, context_schema=Deps)
+    g.add_node("compress_window", nodes.compress_window)
+    g.add_node("extract_facts", nodes.extract_facts)
+    g.add_conditional_edges(
+        START, routing.by_job_kind, ["compress_window", "extract_facts"]
+    )
+    g.add_edge("compress_window", END)
+    g.add_edge("extract_facts", END)
+    return g
+
+
+def mermaid(graph: str = "turn") -> str:
+    """A graph's diagram in Mermaid syntax: "turn" or "maintenance"."""
+    build = {"turn": builder, "maintenance": maintenance_builder}[graph]
+    return build().compile().get_graph().draw_mermaid()

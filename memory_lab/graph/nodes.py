@@ -12,9 +12,10 @@ from langgraph.runtime import Runtime
 from memory_lab.context.assembly import MAX_FACT_LINES, AssemblyInput, assemble
 from memory_lab.episodes.retrieval import search_episodes
 from memory_lab.graph.deps import Deps
-from memory_lab.graph.state import MemoryState
+from memory_lab.graph.state import JobState, MemoryState
 from memory_lab.jobs import phases
 from memory_lab.jobs.planning import one_instant, plan_memory_work, window_of
+from memory_lab.jobs.work import compress_span, extract_span
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
 
@@ -139,3 +140,13 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         "window": _dump(window),
         "step_events": state.get("step_events", []) + _log(deps, tenant, events),
     }
+
+
+def compress_window(state: JobState, runtime: Runtime[Deps]) -> dict:
+    """Background: summarise a job's span into episodes; the window then shrinks."""
+    return {"events": _dump(compress_span(runtime.context, state["job"]))}
+
+
+def extract_facts(state: JobState, runtime: Runtime[Deps]) -> dict:
+    """Background: extract a job's span into facts and reconcile them."""
+    return {"events": _dump(extract_span(runtime.context, state["job"]))}

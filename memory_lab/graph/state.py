@@ -8,7 +8,7 @@ file as the transcript (`memory_lab.jobs.ledger`).
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 
 class MemoryState(TypedDict, total=False):
@@ -34,3 +34,12 @@ class MemoryState(TypedDict, total=False):
     context: dict | None
     reply: str | None
     step_events: list[dict]
+
+
+class JobState(TypedDict, total=False):
+    """One background job, as the maintenance graph sees it."""
+
+    job: Any
+    """The `memory_lab.jobs.ledger.Job` to run (never checkpointed)."""
+    events: list[dict]
+    """The events the job logged (none if another worker finished it first)."""

@@ -28,13 +28,6 @@ if TYPE_CHECKING:
     from memory_lab.graph.deps import Deps
 
 
-def run_job(deps: Deps, job: Job) -> list[MemoryEvent]:
-    """Do one job; returns the events it logged (none if another worker won)."""
-    if job.kind == "compress":
-        return compress_span(deps, job)
-    return extract_span(deps, job)
-
-
 def compress_span(deps: Deps, job: Job) -> list[MemoryEvent]:
     """Summarise the job's turns into episodes and advance the window's start."""
     tenant, thread = job.tenant, job.thread
