@@ -114,7 +114,7 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
 
     started = time.perf_counter()
     longest = max(mode.growth_checkpoints)
-    conv = _conversation(longest, seed)
+    conv = _conversation(max(longest, mode.burst_messages), seed)
     turns = conv.turns[:longest]
     tenant = turns[0].tenant
     questions = _questions(conv, mode.questions)
@@ -123,7 +123,7 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
     ]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
-    stages += len(growth_systems) + int(mode.locomo_eval)
+    stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -149,6 +149,12 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
             mode.recipes, mode.baselines, turns[: mode.ingest_turns], tenant, advance
         )
         rss["ingest"] = peak_rss_mb()
+        from memlab_bench.burst import run_burst
+
+        results["burst"] = []
+        for spec in mode.burst_recipes:
+            advance(f"burst {spec}")
+            results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
         results["retrieval"] = run_retrieval(
             mode.retrieval_sizes,
             pool,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import defaultdict, deque
 from collections.abc import Callable
 
 from memory_lab.jobs.ledger import Job, JobLedger
@@ -39,6 +40,10 @@ class MemoryWorker:
         self._stopping = False
         self.jobs_done = 0
         self.busy_s = 0.0
+        # Recent job durations by kind, for the app's status and the benchmarks.
+        self.job_seconds: dict[str, deque[float]] = defaultdict(
+            lambda: deque(maxlen=10_000)
+        )
         self._thread = threading.Thread(
             target=self._loop, name="memory-worker", daemon=True
         )
@@ -130,4 +135,6 @@ class MemoryWorker:
                     if self._on_error is not None:
                         self._on_error(job, exc, gave_up)
                 finally:
-                    self.busy_s += time.perf_counter() - start
+                    spent = time.perf_counter() - start
+                    self.busy_s += spent
+                    self.job_seconds[job.kind].append(spent)
