@@ -250,10 +250,14 @@ def _fork(target: Callable[[], int]) -> int:
     return pid
 
 
-def _plan(rng: random.Random, timer_share: float, max_delay_s: float) -> Plan:
+def _plan(
+    rng: random.Random, timer_share: float, max_delay_s: float, kills: Counter
+) -> Plan:
+    """A timer kill, or a kill at the phase killed least so far (ties at random)."""
     if rng.random() < timer_share:
         return Plan(phase=None, delay_s=rng.uniform(0.0, max_delay_s))
-    phase = rng.choice(PHASES)
+    fewest = min(kills[p] for p in PHASES)
+    phase = rng.choice([p for p in PHASES if kills[p] == fewest])
     per_turn = phase in ("ingest", "trigger_decision", "job_handover")
     # Few enough arrivals skipped that most plans fire before the conversation
     # ends; a plan that does not fire lets the conversation finish.
@@ -322,7 +326,7 @@ def run_faults(
         elif conv.stage == "run":
             wanted = total_kills + _in_flight_kills() < kills
             if wanted and sum(conv.kills.values()) < kills_per_conversation:
-                plan = _plan(rng, timer_share, max_delay_s)
+                plan = _plan(rng, timer_share, max_delay_s, per_phase)
             else:
                 plan = Plan(phase="none")
             pid = _fork(lambda: _ingest_child(conv, t, plan))
