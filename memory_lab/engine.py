@@ -311,7 +311,11 @@ class MemoryEngine:
             f"{' for good' if gave_up else ', will retry'}: {error!r}"
         )
         event = make_event(
-            job.tenant, "job_failed", self.clock.now(), detail, [str(job.id)]
+            job.tenant,
+            "job_failed",
+            self.clock.now(),
+            detail,
+            [str(job.id), f"attempt {job.attempts + 1}"],
         )
         self.events.append(job.tenant, [event])
 
