@@ -26,7 +26,7 @@ from memory_lab.graph import Deps, builder, maintenance_builder
 from memory_lab.graph.nodes import build_context
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
-from memory_lab.jobs.planning import one_instant, window_of
+from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
@@ -135,7 +135,12 @@ class MemoryEngine:
         )
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()
-        self.worker = MemoryWorker(self.jobs, self._run_job, on_error=self._job_failed)
+        self.worker = MemoryWorker(
+            self.jobs,
+            self._run_job,
+            on_error=self._job_failed,
+            owner=config_fingerprint(self.config),
+        )
 
     # --- steps -----------------------------------------------------------------
 

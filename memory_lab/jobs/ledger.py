@@ -54,10 +54,11 @@ _SCHEMA = (
         status    TEXT    NOT NULL,
         attempts  INTEGER NOT NULL DEFAULT 0,
         error     TEXT,
+        owner     TEXT    NOT NULL DEFAULT '',
         UNIQUE (tenant, thread, kind, first_seq)
     )
     """,
-    "CREATE INDEX IF NOT EXISTS memory_jobs_open ON memory_jobs (status, id)",
+    "CREATE INDEX IF NOT EXISTS memory_jobs_open ON memory_jobs (status, owner, id)",
     """
     CREATE TABLE IF NOT EXISTS memory_episodes (
         tenant    TEXT    NOT NULL,
@@ -159,27 +160,38 @@ class JobLedger:
         thread: str,
         jobs: Sequence[tuple[JobKind, int, int, str]],
         asked_at: datetime,
+        *,
+        owner: str = "",
     ) -> None:
-        """Record (kind, first_seq, last_seq, trigger) jobs; a repeat is ignored."""
+        """Record (kind, first_seq, last_seq, trigger) jobs; a repeat is ignored.
+
+        `owner` names the configuration that must run them (see `pending`).
+        """
+        when = encode_time(asked_at)
         with self.db.write() as conn:
             conn.executemany(
                 "INSERT OR IGNORE INTO memory_jobs (tenant, thread, kind, first_seq,"
-                " last_seq, trigger, asked_at, status) VALUES (?, ?, ?, ?, ?, ?, ?,"
-                " 'pending')",
+                " last_seq, trigger, asked_at, status, owner) VALUES (?, ?, ?, ?, ?,"
+                " ?, ?, 'pending', ?)",
                 [
-                    (tenant, thread, kind, first, last, trigger, encode_time(asked_at))
+                    (tenant, thread, kind, first, last, trigger, when, owner)
                     for kind, first, last, trigger in jobs
                 ],
             )
 
-    def pending(self, limit: int = 64) -> list[Job]:
-        """Jobs still owed, oldest first (the order they must run in per thread)."""
+    def pending(self, owner: str | None = None, limit: int = 64) -> list[Job]:
+        """Jobs still owed, oldest first (the order they must run in per thread).
+
+        With `owner`, only the jobs that configuration recorded: an engine with
+        another recipe or brain on the same folder must not do them its way.
+        """
+        sql, params = "SELECT * FROM memory_jobs WHERE status = 'pending'", []
+        if owner is not None:
+            sql += " AND owner = ?"
+            params.append(owner)
         with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT * FROM memory_jobs WHERE status = 'pending'"
-                " ORDER BY id LIMIT ?",
-                (limit,),
-            ).fetchall()
+            rows = conn.execute(sql + " ORDER BY id LIMIT ?", (*params, limit))
+            rows = rows.fetchall()
         return [_job(row) for row in rows]
 
     def count(self, tenant: str | None = None, *, status: str = "pending") -> int:

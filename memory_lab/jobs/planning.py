@@ -8,12 +8,14 @@ between the two) is decided in the thread's next step, from the transcript.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from memory_lab.config import MemoryConfig
 from memory_lab.facts.memory import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import JobKind, ThreadMarks
@@ -92,7 +94,7 @@ def plan_memory_work(
             session=new[-1].session if new else marks.session,
         )
         phases.reached("trigger_decision")
-        deps.jobs.add_jobs(tenant, thread, jobs, now)
+        deps.jobs.add_jobs(tenant, thread, jobs, now, owner=owner_of(deps))
         deps.jobs.save_marks(tenant, thread, marks)
         if events:
             deps.events.append(tenant, events)
@@ -117,3 +119,13 @@ def one_instant(deps: Deps) -> Iterator[None]:
     """
     with deps.facts.exclusive(), deps.jobs.db.read():
         yield
+
+
+def owner_of(deps: Deps) -> str:
+    """The configuration's fingerprint: whose worker may run the jobs it records."""
+    return config_fingerprint(deps.config)
+
+
+def config_fingerprint(config: MemoryConfig) -> str:
+    """A short digest of a whole configuration (recipe, budgets, facts, brain)."""
+    return hashlib.sha1(config.model_dump_json().encode()).hexdigest()[:16]

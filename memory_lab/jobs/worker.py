@@ -27,9 +27,11 @@ class MemoryWorker:
         run_job: Callable[[Job], list[MemoryEvent]],
         *,
         on_error: Callable[[Job, BaseException, bool], None] | None = None,
+        owner: str | None = None,
         poll_s: float = 1.0,
     ) -> None:
         self._ledger = ledger
+        self._owner = owner
         self._run_job = run_job
         self._on_error = on_error
         self._poll_s = poll_s
@@ -114,7 +116,7 @@ class MemoryWorker:
         while not self._stopping:
             jobs = [
                 j
-                for j in self._ledger.pending()
+                for j in self._ledger.pending(self._owner)
                 if j.id not in tried and (j.tenant, j.thread) not in blocked
             ]
             if not jobs:
