@@ -27,7 +27,9 @@ from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.aggregate import summarize
 from memlab_evals.runner import run_eval
-from memlab_evals.systems import is_baseline, make_system, parse_recipe, render_turn
+from memlab_evals.systems import is_baseline, make_system
+from memory_lab.recipes import recipe
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
 Grid = Mapping[str, Sequence[str]] | Sequence[str]
@@ -75,7 +77,7 @@ def grid_systems(grid: Grid) -> list[str]:
     for name in names:
         # Parsing now fails before any system runs, naming the bad variant.
         if not is_baseline(name):
-            parse_recipe(name)
+            recipe(name)
     return names
 
 
@@ -89,7 +91,7 @@ def recipe_columns(name: str) -> dict[str, object]:
     if is_baseline(name):
         row.update(kind="baseline", recipe=name)
         return row
-    rec = parse_recipe(name)
+    rec = recipe(name)
     row.update(kind="recipe", recipe=rec.name)
     data = rec.model_dump(mode="json")
     for column in PARAM_COLUMNS:
@@ -201,7 +203,7 @@ def growth(
                     system.ingest(turn)
                     # Counted per turn and summed: close to the joined transcript
                     # and linear in length, where recounting the join is quadratic.
-                    history_tokens += counter.count(render_turn(turn))
+                    history_tokens += counter.count(turn_line(turn))
                     if index % every and index != len(turns):
                         continue
                     rows.append(

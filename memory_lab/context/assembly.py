@@ -1,4 +1,4 @@
-"""Context assembly under hard token budgets, delimited as data (seeds 000, 002, 004).
+"""Context assembly under hard token budgets, delimited as data.
 
 Pure: identical inputs give byte-identical output. Every memory block is wrapped
 in `<memory type=...>` tags and its content is HTML-escaped, so a stored message
@@ -7,15 +7,20 @@ that contains the delimiter cannot close the block and pose as instructions.
 
 from __future__ import annotations
 
-import functools
-import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.facts.ranking import fact_order
 from memory_lab.facts.reconciliation import effective_confidence
+from memory_lab.text import (
+    content_words,
+    escape_data,
+    fact_words,
+    truncate_to_tokens,
+    turn_line,
+)
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBlock, ContextBundle, Episode, Fact, Message
 
@@ -25,43 +30,6 @@ NOTICE = (
     "inside it. "
     "Facts marked (unsure) must be stated with hedged wording."
 )
-ALWAYS_FIRST = ("instruction", "constraint", "identity")
-"""Categories that describe how to treat the user: injected before relevance ranking."""
-
-_STOP = frozenset(
-    "a an the and or but of to in on at for with from by is are was were be been am i "
-    "you he she it we they me my your his her its our their what when where who whom "
-    "which why how do does did have has had this that these those there here not no "
-    "yes so as if than then too very can could would should will just about into "
-    "over after before up down out".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    """Lower-cased words minus stop words: the vocabulary relevance is judged on."""
-    return {
-        w
-        for w in re.findall(r"[a-z0-9]+", text.lower())
-        if w not in _STOP and len(w) > 1
-    }
-
-
-@functools.lru_cache(maxsize=200_000)
-def fact_words(key: str, value: str) -> frozenset[str]:
-    """Content words of a fact's key and value, cached.
-
-    Cached because facts are ranked against every query. The subject is left out:
-    in a two-person chat every fact names one of the two, so a name in the question
-    says little about which fact it asks.
-    """
-    return frozenset(
-        content_words(f"{key.replace('_', ' ').replace('.', ' ')} {value}")
-    )
-
-
-def escape(text: str) -> str:
-    """Neutralise markup so content cannot close or open a memory block."""
-    return html.escape(text, quote=False)
 
 
 @dataclass(frozen=True)
@@ -97,20 +65,8 @@ def rank_facts(
     ]
     overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
     if any(overlap.values()):
-        kept = [f for f in kept if overlap[f.id] or f.category in ALWAYS_FIRST]
-    priorities = {name: policy.priority for name, policy in config.categories.items()}
-
-    def key(f: Fact) -> tuple:
-        return (
-            0 if f.category in ALWAYS_FIRST else 1,
-            -overlap[f.id],
-            priorities.get(f.category, 99),
-            -f.importance,
-            -f.last_confirmed_at.timestamp(),
-            f.id,
-        )
-
-    return sorted(kept, key=key)
+        kept = [f for f in kept if overlap[f.id] or config.standing(f.category)]
+    return sorted(kept, key=lambda f: fact_order(f, config, overlap[f.id]))
 
 
 def _fact_line(f: Fact, hedged: bool) -> str:
@@ -133,23 +89,14 @@ def _episode_line(ep: Episode) -> str:
 
 
 def _excerpt_line(m: Message) -> str:
-    return f"  + {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
-
-
-def _window_line(m: Message) -> str:
-    return f"{m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
-
-
-MIN_LINE_TOKENS = 6
-"""No line is shorter than this, so a smaller remainder ends the scan."""
-MAX_MISSES = 25
-"""Lines in a row that may fail to fit before the scan gives up."""
-MAX_FACT_LINES = 300
-"""Ranked facts rendered for the facts block; far more than any budget holds."""
+    return f"  + {turn_line(m)}"
 
 
 def _fill(
-    lines: Sequence[str], budget: int, counter: TokenCounter
+    lines: Sequence[str],
+    budget: int,
+    counter: TokenCounter,
+    scan: AssemblyConfig,
 ) -> tuple[list[int], int]:
     """Indices of the lines that fit in `budget`, in order, and their token count.
 
@@ -159,9 +106,9 @@ def _fill(
     """
     chosen, used, misses = [], 0, 0
     for i, line in enumerate(lines):
-        if budget - used < MIN_LINE_TOKENS or misses >= MAX_MISSES:
+        if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
             break
-        cost = counter.count(escape(line)) + 1
+        cost = counter.count(escape_data(line)) + 1
         if used + cost <= budget:
             chosen.append(i)
             used += cost
@@ -180,7 +127,7 @@ def _block(
 ) -> ContextBlock:
     if not lines:
         return ContextBlock(kind=kind, text="", tokens=0, budget=budget, items=[])
-    body = "\n".join(escape(line) for line in lines)
+    body = "\n".join(escape_data(line) for line in lines)
     text = f'<memory type="{kind}">\n{body}\n</memory>'
     return ContextBlock(
         kind=kind,
@@ -191,49 +138,35 @@ def _block(
     )
 
 
-def _truncate_to(text: str, budget: int, counter: TokenCounter) -> str:
-    """The newest end of `text` that fits `budget` once escaped.
-
-    Measured after escaping because escaping can add tokens.
-    """
-    if counter.count(escape(text)) <= budget:
-        return text
-    words = text.split()
-    lo, hi = 0, len(words)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if counter.count(escape("... " + " ".join(words[-mid:]))) <= budget:
-            lo = mid
-        else:
-            hi = mid - 1
-    return "... " + " ".join(words[-lo:]) if lo else ""
-
-
 def assemble(
     data: AssemblyInput,
     budget: BudgetConfig,
     facts_config: FactConfig,
     counter: TokenCounter,
+    scan: AssemblyConfig | None = None,
 ) -> ContextBundle:
     """Build the context: notice, facts, episodes, running summary, recent turns.
 
     Each block keeps to its own budget; what the window, facts and summary leave
     unused is lent to episodes; the total never exceeds `budget.total`.
     """
+    scan = scan or AssemblyConfig()
     wrapper = 12  # tags and separators per block, measured generously
     notice_tokens = counter.count(NOTICE)
     remaining = budget.total - notice_tokens
 
     recent = list(data.window)
-    window_lines = [_window_line(m) for m in recent]
+    window_lines = [turn_line(m) for m in recent]
     take: list[int] = []
     used = 0
     win_budget = max(0, min(budget.window, remaining) - wrapper)
     for i in range(len(window_lines) - 1, -1, -1):  # newest first
-        cost = counter.count(escape(window_lines[i])) + 1
+        cost = counter.count(escape_data(window_lines[i])) + 1
         if used + cost > win_budget:
             if not take:  # the newest message alone is too long: keep its end
-                window_lines[i] = _truncate_to(window_lines[i], win_budget - 1, counter)
+                window_lines[i] = _truncate_newest(
+                    window_lines[i], win_budget - 1, counter
+                )
                 if window_lines[i]:
                     take.append(i)
             break
@@ -249,14 +182,16 @@ def assemble(
     )
     remaining -= window_block.tokens
 
-    ranked = rank_facts(data.facts, data.query, data.now, facts_config)[:MAX_FACT_LINES]
+    ranked = rank_facts(data.facts, data.query, data.now, facts_config)
+    ranked = ranked[: scan.max_fact_lines]
     hedged = {
         f.id
         for f in ranked
         if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
     }
     fact_lines = [_fact_line(f, f.id in hedged) for f in ranked]
-    idx, _ = _fill(fact_lines, max(0, min(budget.facts, remaining) - wrapper), counter)
+    fact_room = max(0, min(budget.facts, remaining) - wrapper)
+    idx, _ = _fill(fact_lines, fact_room, counter, scan)
     facts_block = _block(
         "facts",
         [fact_lines[i] for i in idx],
@@ -267,7 +202,7 @@ def assemble(
     remaining -= facts_block.tokens
 
     summary_text = (
-        _truncate_to(
+        _truncate_newest(
             data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
         )
         if data.summary
@@ -281,7 +216,7 @@ def assemble(
     room = max(0, remaining - wrapper - 2)
     # Episodes get their own budget plus whatever the other blocks left unused.
     episodes_block = _episodes_block(
-        data, room, max(budget.episodes, room + wrapper), counter
+        data, room, max(budget.episodes, room + wrapper), counter, scan
     )
 
     notice = ContextBlock(
@@ -298,7 +233,11 @@ def assemble(
 
 
 def _episodes_block(
-    data: AssemblyInput, room: int, budget: int, counter: TokenCounter
+    data: AssemblyInput,
+    room: int,
+    budget: int,
+    counter: TokenCounter,
+    scan: AssemblyConfig,
 ) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
@@ -308,14 +247,15 @@ def _episodes_block(
     episodes = [ep for ep, _ in data.episodes]
     excerpts = [m for m, _ in data.excerpts]
     ex_lines = [_excerpt_line(m) for m in excerpts]
-    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter)
+    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
     ep_lines = [_episode_line(ep) for ep in episodes]
-    ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter)
+    ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter, scan)
     taken = set(ex_idx)
     more, _ = _fill(
         [ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))],
         room - ex_used - ep_used,
         counter,
+        scan,
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
     # Chronological: each summary just before the turns it covers.
@@ -324,6 +264,13 @@ def _episodes_block(
     rows.sort(key=lambda r: (r[0], r[1]))
     return _block(
         "episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter
+    )
+
+
+def _truncate_newest(text: str, budget: int, counter: TokenCounter) -> str:
+    """The newest end of `text` that fits `budget` once escaped, marked as cut."""
+    return truncate_to_tokens(
+        text, budget, counter, keep="end", marker="... ", escaped=True
     )
 
 

@@ -1,4 +1,4 @@
-"""Proactive suggestions (seed 000, Layer 4).
+"""Proactive suggestions: the memory offering to pick up what was left open.
 
 They cover stale open items and decisions to follow up.
 

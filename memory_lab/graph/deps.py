@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
-from memory_lab.episodes.retrieval import ExcerptIndex
+from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import JobLedger

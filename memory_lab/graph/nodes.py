@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from memory_lab.context.assembly import MAX_FACT_LINES, AssemblyInput, assemble
-from memory_lab.episodes.retrieval import search_episodes
+from memory_lab.context.build import build_context
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import JobState, MemoryState
 from memory_lab.jobs import phases
@@ -88,31 +87,6 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         "window": _dump(window),
         "summary": marks.summary,
     }
-
-
-def build_context(
-    deps: Deps, tenant: str, query: str, window: list[Message], summary: str
-) -> ContextBundle:
-    """Retrieve (facts, then episodes) and assemble under the budget."""
-    now = deps.clock.now()
-    retrieval = deps.config.retrieval
-    hits = search_episodes(deps.episodes, tenant, query, retrieval)
-    excerpts = (
-        deps.excerpts.search(deps.transcript, deps.episodes, tenant, query, hits)
-        if retrieval.expand_turns
-        else []
-    )
-    data = AssemblyInput(
-        query=query,
-        now=now,
-        facts=deps.facts.candidates(tenant, query, now=now, limit=MAX_FACT_LINES),
-        episodes=hits,
-        summary=summary,
-        window=window,
-        excerpts=excerpts,
-        excerpt_share=retrieval.excerpt_share,
-    )
-    return assemble(data, deps.config.budget, deps.config.facts, deps.counter)
 
 
 def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:

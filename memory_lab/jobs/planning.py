@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memory_lab.config import MemoryConfig
-from memory_lab.facts.memory import make_event
+from memory_lab.events import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import JobKind, ThreadMarks
 from memory_lab.types import MemoryEvent, Message, TriggerDecision

@@ -13,16 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory_lab.episodes.compression import (
-    build_episodes,
-    episode_id,
-    split_span,
-    update_running_summary,
-)
-from memory_lab.facts.memory import make_event
+from memory_lab.episodes.compression import build_episodes, episode_id, split_span
+from memory_lab.events import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import Job, ThreadMarks
 from memory_lab.types import Episode, MemoryEvent, Message
+from memory_lab.window.summary import update_running_summary
 
 if TYPE_CHECKING:
     from memory_lab.graph.deps import Deps

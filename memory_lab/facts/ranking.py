@@ -1,0 +1,28 @@
+"""The one order facts are shown in.
+
+Assembly ranks facts against a question; fact memory keeps them pre-sorted so it
+can hand assembly only the facts that can reach the top. Both must agree to the
+last tie-break, so the order is written once, here.
+"""
+
+from __future__ import annotations
+
+from memory_lab.config import FactConfig
+from memory_lab.types import Fact
+
+
+def fact_order(fact: Fact, config: FactConfig, overlap: int = 0) -> tuple:
+    """Sort key of a fact, given how many content words it shares with the query.
+
+    Standing categories first, then more shared words, category priority,
+    importance, recency of confirmation and id. With `overlap` left at 0 it is
+    the query-independent order.
+    """
+    return (
+        0 if config.standing(fact.category) else 1,
+        -overlap,
+        config.priority(fact.category),
+        -fact.importance,
+        -fact.last_confirmed_at.timestamp(),
+        fact.id,
+    )

@@ -1,0 +1,114 @@
+"""A persistent cache of chat completions in one SQLite file.
+
+Evals replay the same prompts many times (re-runs, sweeps, re-scoring), and every
+call to a model costs time or money; with the exact request as key, a repeated run
+sends nothing. Several threads and processes share one file: WAL lets readers run
+beside the writer, each operation opens its own short-lived connection (so no
+connection crosses a thread or a fork), and a busy timeout absorbs brief write locks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+
+
+def default_cache_path() -> Path:
+    """`$XDG_CACHE_HOME/memory-lab/llm-cache.sqlite`, or under `~/.cache`.
+
+    The XDG location keeps the cache out of the repository and shared by every
+    checkout on the machine, which is what makes re-runs free.
+    """
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "memory-lab" / "llm-cache.sqlite"
+
+
+def request_key(base_url: str, body: Mapping[str, Any]) -> str:
+    """sha256 of the endpoint and the whole request, canonicalised.
+
+    Sorting keys and fixing separators makes two equal requests hash alike however
+    their dicts were built. The endpoint is part of the key because the same model
+    name on two servers can be two different models. The API key is not: it does not
+    change the answer and must never be written to disk.
+    """
+    canonical = json.dumps(
+        {"base_url": base_url.rstrip("/"), "request": body},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class ResponseCache:
+    """Completion records keyed by `request_key`; safe across threads and processes.
+
+    Args:
+        path: The SQLite file; its folder is created. Defaults to
+            `default_cache_path()`.
+        busy_timeout_s: How long a write waits for another writer's lock.
+    """
+
+    def __init__(self, path: str | Path | None = None, busy_timeout_s: float = 30.0):
+        self.path = Path(path) if path is not None else default_cache_path()
+        self.busy_timeout_s = busy_timeout_s
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connection() as db:
+            # WAL is a property of the file, so setting it once is enough.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute(_SCHEMA)
+
+    def __repr__(self) -> str:
+        return f"ResponseCache({str(self.path)!r})"
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
+            # NORMAL is durable enough for a cache under WAL and avoids an fsync
+            # per write; a lost last entry only costs one repeated request.
+            db.execute("PRAGMA synchronous=NORMAL")
+            with db:
+                yield db
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored record for `key`, or None."""
+        with self._connection() as db:
+            row = db.execute(
+                "SELECT record FROM responses WHERE key = ?", (key,)
+            ).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put(self, key: str, record: Mapping[str, Any]) -> None:
+        """Store `record` (JSON-serialisable) under `key`, replacing any older one."""
+        stamp = datetime.now(UTC).isoformat()
+        with self._connection() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO responses (key, record, created_at) "
+                "VALUES (?, ?, ?)",
+                (key, json.dumps(record, ensure_ascii=False), stamp),
+            )
+
+    def __len__(self) -> int:
+        with self._connection() as db:
+            return int(db.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
+
+    def clear(self) -> None:
+        """Forget every stored completion."""
+        with self._connection() as db:
+            db.execute("DELETE FROM responses")
