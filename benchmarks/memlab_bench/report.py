@@ -48,6 +48,8 @@ def targets(results: dict) -> list[dict]:
                 "turns' p95 (rule-based brain)",
                 "measured": ", ".join(
                     f"{r['system']} p95 {c['p95']}x, max {c['max']}x"
+                    if c["p95"] is not None
+                    else f"{r['system']} no trigger fired"
                     for r, c in zip(recipes, ratios, strict=True)
                 ),
                 "met": all(c["met"] for c in ratios if c["met"] is not None)

@@ -9,6 +9,7 @@ from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.config import MessageCountTrigger, Recipe
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import MAX_ATTEMPTS, JobLedger
+from memory_lab.jobs.planning import one_instant
 from memory_lab.stores import SqliteTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from tests.helpers import T0, msg
@@ -46,9 +47,11 @@ def _engine(path=None, brain=None, clock=None):
 
 
 def _partition_holds(engine, tenant="t1"):
-    stored = {m.id for m in engine.transcript.messages(tenant)}
-    window = {m.id for m in engine.window(tenant)}
-    in_eps = [t for ep in engine.episodes.get(tenant) for t in ep.turn_ids]
+    # One committed instant, as the engine's own reads see it.
+    with one_instant(engine.deps):
+        stored = {m.id for m in engine.transcript.messages(tenant)}
+        window = {m.id for m in engine.window(tenant)}
+        in_eps = [t for ep in engine.episodes.get(tenant) for t in ep.turn_ids]
     return (
         len(in_eps) == len(set(in_eps))
         and not window & set(in_eps)
@@ -212,4 +215,27 @@ def test_the_default_embedder_is_shared(tmp_path):
     # The engine reuses the process-wide embedder (cheap restarts in the fault bench).
     engine = _engine(tmp_path)
     assert engine.embedder is default_embedder()
+    engine.close()
+
+
+def test_no_memory_work_runs_on_the_turn_thread():
+    # With an LLM brain every summarise or extract call would be a model call; none
+    # of them may run on the thread that ingests.
+    calls = []
+
+    class Recording(RuleBasedBrain):
+        def summarize(self, messages, *, max_tokens):
+            calls.append(threading.current_thread())
+            return super().summarize(messages, max_tokens=max_tokens)
+
+        def extract(self, messages, *, known=()):
+            calls.append(threading.current_thread())
+            return super().extract(messages, known=known)
+
+    engine = _engine(brain=Recording(categories=CONFIG.facts))
+    for i in range(9):
+        engine.ingest("t1", [msg(i)])
+    engine.close_session("t1")
+    engine.flush(30)
+    assert calls and threading.current_thread() not in calls
     engine.close()
