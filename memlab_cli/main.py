@@ -90,12 +90,24 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _add_graph(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("graph", help="print the memory graph as a Mermaid diagram")
-    p.set_defaults(
-        func=lambda _a: (
-            print(__import__("memory_lab.graph", fromlist=["mermaid"]).mermaid()) or 0
-        )
+    p = sub.add_parser(
+        "graph", help="print the memory graphs (turn, background) as Mermaid diagrams"
     )
+    p.add_argument(
+        "--which",
+        choices=("turn", "maintenance", "both"),
+        default="both",
+        help="the turn graph, the background maintenance graph, or both",
+    )
+    p.set_defaults(func=_print_graph)
+
+
+def _print_graph(args: argparse.Namespace) -> int:
+    from memory_lab.graph import mermaid
+
+    names = ("turn", "maintenance") if args.which == "both" else (args.which,)
+    print("\n".join(f"%% {name} graph\n{mermaid(name)}" for name in names))
+    return 0
 
 
 def _add_app(sub: argparse._SubParsersAction) -> None:

@@ -28,6 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="small sizes (default)")
     mode.add_argument("--full", action="store_true", help="the issue's sizes")
+    mode.add_argument(
+        "--faults",
+        action="store_true",
+        help="SIGKILL ingesting processes at every phase, restart, check",
+    )
+    p.add_argument(
+        "--kills", type=int, default=1000, help="kills for --faults (default 1000)"
+    )
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
     p.add_argument(
@@ -63,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     if args.llm_throughput:
         return _run_throughput(args.out)
+    if args.faults:
+        return run_fault_bench(args)
     mode = FULL if args.full else QUICK
     models = getattr(args, "models", None)
     results = measure(mode, args.seed, args.out, llm=models.llm if models else None)
@@ -74,6 +84,31 @@ def run(args: argparse.Namespace) -> int:
     stem.with_suffix(".md").write_text(markdown(results) + "\n")
     _print_summary(results, stem)
     return 0
+
+
+def run_fault_bench(args: argparse.Namespace) -> int:
+    """`--faults`: kill, restart and check; one summary line and bench-faults.json."""
+    import sys
+    import tempfile
+
+    from memlab_bench.faults import run_faults, summary_line
+    from memlab_bench.machine import machine_info
+
+    with tempfile.TemporaryDirectory(prefix="memlab-faults-") as tmp:
+        result = run_faults(
+            args.kills,
+            Path(tmp),
+            seed=args.seed,
+            report=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+    result["command"] = f"memory-lab bench --faults --kills {args.kills}"
+    result["machine"] = machine_info(REPO)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "bench-faults.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(summary_line(result))
+    clean = not (result["lost"] or result["duplicated"] or result["inconsistent"])
+    return 0 if clean else 1
 
 
 def _run_throughput(out: Path) -> int:
@@ -111,7 +146,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
 
     started = time.perf_counter()
     longest = max(mode.growth_checkpoints)
-    conv = _conversation(longest, seed)
+    conv = _conversation(max(longest, mode.burst_messages), seed)
     turns = conv.turns[:longest]
     tenant = turns[0].tenant
     questions = _questions(conv, mode.questions)
@@ -120,7 +155,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     ]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
-    stages += len(growth_systems) + int(mode.locomo_eval)
+    stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
     if llm is not None:
         results["brain"] = f"llm:{llm.model}"
@@ -153,6 +188,12 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             llm=llm,
         )
         rss["ingest"] = peak_rss_mb()
+        from memlab_bench.burst import run_burst
+
+        results["burst"] = []
+        for spec in mode.burst_recipes:
+            advance(f"burst {spec}")
+            results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
         results["retrieval"] = run_retrieval(
             mode.retrieval_sizes,
             pool,

@@ -128,13 +128,19 @@ class MemorySystem:
             self._compressions += 1
 
     def context(self, question: str) -> Context:
-        """The responder's context: the engine's own assembly, not a copy of it."""
+        """The responder's context: the engine's own assembly, not a copy of it.
+
+        The memory work owed so far is finished first, so a probe sees the same
+        memory whatever the background worker's timing.
+        """
+        self.engine.flush()
         bundle = self.engine.assemble(self.tenant, question)
         items = [item for block in bundle.blocks for item in block.items]
         return Context(bundle.text, bundle.total_tokens, items)
 
     def stored_tokens(self) -> int:
         """Window turns, running summary, episode summaries and active facts."""
+        self.engine.flush()
         count = self.engine.counter.count
         state = self.engine.state(self.tenant)
         total = sum(count(m["content"]) for m in state.get("window", []))
@@ -149,6 +155,7 @@ class MemorySystem:
 
     def stored_facts(self) -> list[StoredFact]:
         """Every fact row, with its status as seen at the clock's now."""
+        self.engine.flush()
         now = self.engine.clock.now()
         return [
             StoredFact(
@@ -167,6 +174,7 @@ class MemorySystem:
 
     def episode_stats(self) -> list[EpisodeStat]:
         """Source and summary tokens of each episode, ordered by position."""
+        self.engine.flush()
         episodes = sorted(
             self.engine.episodes.get(self.tenant), key=lambda e: (e.first_seq, e.id)
         )

@@ -13,7 +13,9 @@ from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
-from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
+from memory_lab.jobs.committed import CommittedEpisodeStore
+from memory_lab.jobs.ledger import JobLedger
+from memory_lab.stores.base import EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 
 
@@ -22,7 +24,10 @@ class Deps:
     """What every node may use."""
 
     transcript: TranscriptStore
-    episodes: EpisodeStore
+    episodes: CommittedEpisodeStore
+    """Committed episodes; `.index` is the search index the worker writes."""
+    jobs: JobLedger
+    """Owed and done memory work, thread watermarks, committed episodes."""
     facts: FactMemory
     events: EventLog
     brain: Brain

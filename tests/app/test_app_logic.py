@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import socket
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from app_ui.settings import (
     validate_base_url,
     validate_tenant,
 )
+from memory_lab.jobs.ledger import JobLedger
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
@@ -53,6 +55,18 @@ def _metric(at: AppTest, label: str) -> int:
 def _active_facts(at: AppTest) -> int:
     line = next(c.value for c in at.caption if c.value.startswith("active: "))
     return int(re.match(r"active: (\d+)", line).group(1))
+
+
+def _after_memory_work(at: AppTest, data: Path, timeout: float = 120) -> AppTest:
+    """Wait for the background worker to finish, then rerun, as the page's own
+    refresh does in a browser (AppTest has no fragment timers)."""
+    ledger = JobLedger(data / "memory.sqlite3")
+    deadline = time.monotonic() + timeout
+    while ledger.count() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ledger.count() == 0, "memory work still pending"
+    ledger.db.close()
+    return at.run()
 
 
 def _chat(at: AppTest, text: str) -> AppTest:
@@ -158,6 +172,7 @@ def test_an_unreachable_llm_server_falls_back_visibly(data: Path) -> None:
     warnings = _texts(at.warning)
     assert any("LLM unavailable" in w for w in warnings), warnings
     assert len(at.chat_message) == 2
+    _after_memory_work(at, data)
     assert _active_facts(at) >= 1
 
 
@@ -200,6 +215,7 @@ def test_advancing_a_day_fires_trigger_c_and_makes_an_episode(data: Path) -> Non
     assert _metric(at, "Episodes") == 0
     at.button(key="adv_1 day").click().run()
     assert any(i.startswith("Trigger fired: C:") for i in _texts(at.info))
+    _after_memory_work(at, data)
     assert _metric(at, "Episodes") == 1
     assert _metric(at, "Turns in window") == 0
     assert _metric(at, "Trigger firings") == 1
