@@ -83,6 +83,7 @@ def replay(tmp_path_factory) -> Iterator[Replay]:
         started = time.monotonic()
         for message in messages:
             engine.ingest(tenant, [message])  # raises if any step fails
+        engine.flush()  # the worker's summaries and extraction, done
         done = Replay(engine, tenant, messages, time.monotonic() - started)
         yield done
         # The figures a reader of `pytest -s` wants next to the verdicts.

@@ -84,6 +84,8 @@ def _ingest_all(engine: MemoryEngine, turns: list[str] = TURNS) -> None:
                 )
             ],
         )
+    # Memory work runs on the engine's worker; the checks read its results.
+    engine.flush()
 
 
 def _assert_nothing_lost(engine: MemoryEngine, n: int = len(TURNS)) -> None:
