@@ -83,3 +83,19 @@ LLM_COLUMNS = [
     "extraction_rejected_rate",
 ]
 """The columns issue 11 adds to summary.csv: always present, empty when unscored."""
+
+
+def start_app_mid_morning(data_dir, tenant: str = "demo") -> None:
+    """Move the app's clock for `tenant` to the next 09:00 UTC.
+
+    The app runs on wall time plus an offset; a test that advances it by hours
+    would cross midnight (and fire the day trigger early) when run near
+    midnight, so such tests start from a fixed time of day.
+    """
+    from app_ui.clock import OffsetStore
+
+    now = datetime.now(UTC)
+    target = now.replace(hour=9, minute=0, second=0, microsecond=0)
+    if target <= now:
+        target += timedelta(days=1)
+    OffsetStore(data_dir).add(tenant, target - now)

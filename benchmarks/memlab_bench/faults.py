@@ -274,11 +274,19 @@ def run_faults(
     parallel: int = 4,
     timer_share: float = 0.2,
     report: Callable[[str], None] | None = None,
+    child_timeout_s: float = 300.0,
 ) -> dict:
     """Kill ingesting children `kills` times; return the counts and the check.
 
     `work` must be an empty folder; each conversation keeps its two data folders
-    there (killed run and reference).
+    there (killed run and reference). Children are forked, so call this from a
+    process with no other threads (a fresh one): a fork copies the locks other
+    threads hold, and a child that needs one waits forever. A child that runs
+    past `child_timeout_s` is killed and the run fails naming it, rather than
+    waiting for it.
+
+    Raises:
+        RuntimeError: when a child fails or hangs.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     # Import the heavy modules once, before any fork.
@@ -364,6 +372,12 @@ def run_faults(
                 break
             now = time.perf_counter()
             for pid, (conv, plan, t0) in list(running.items()):
+                if now - t0 > child_timeout_s:
+                    raise RuntimeError(
+                        f"conversation {conv.index} {conv.stage} child (pid {pid})"
+                        f" made no progress for {now - t0:.0f} s; was the caller"
+                        " running other threads when it forked?"
+                    )
                 if plan is not None and plan.phase is None and now - t0 >= plan.delay_s:
                     try:
                         os.kill(pid, signal.SIGKILL)

@@ -8,12 +8,12 @@ has to beat this at the same budget to show that memory, not retrieval, helps.
 
 from __future__ import annotations
 
-from memlab_evals.systems import (
+from memlab_evals.baselines import (
     BM25Retrieval,
-    Context,
     EmbeddingRetrieval,
     _TurnBaseline,
 )
+from memlab_evals.system_types import Context
 from memory_lab.context.fusion import fuse_ranks
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message

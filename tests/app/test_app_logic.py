@@ -27,6 +27,7 @@ from app_ui.settings import (
     validate_tenant,
 )
 from memory_lab.jobs.ledger import JobLedger
+from tests.helpers import start_app_mid_morning
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
@@ -210,6 +211,7 @@ def test_a_blank_tenant_is_refused(data: Path) -> None:
 
 
 def test_advancing_a_day_fires_trigger_c_and_makes_an_episode(data: Path) -> None:
+    start_app_mid_morning(data)
     at = _chat(_app(), "Hi! My name is Lena Berg and I live in Oslo.")
     at.button(key="adv_1 hour").click().run()
     assert _metric(at, "Episodes") == 0

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import start_app_mid_morning
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -68,6 +70,7 @@ def server(tmp_path: Path) -> Iterator[str]:
             f"{CHROMIUM} is missing: install Debian's chromium "
             "(apt-get install -y chromium) to run the browser test"
         )
+    start_app_mid_morning(tmp_path / "data")
     port = _free_port()
     env = {
         **os.environ,

@@ -113,7 +113,7 @@ def test_two_processes_lose_and_double_nothing(tmp_path):
     # The parent writes too, through a third connection.
     _write(str(path), "parent")
     for worker in workers:
-        worker.join(timeout=60)
+        worker.join(timeout=300)
     assert [w.exitcode for w in workers] == [0, 0]
     _check(path, ["p0", "p1", "parent"])
 

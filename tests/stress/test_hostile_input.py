@@ -69,6 +69,7 @@ def test_delimiters_and_injection_are_stored_verbatim_and_cannot_escape(tmp_path
 def test_bad_messages_are_refused_and_nothing_stored_is_lost(text, reason):
     engine = _engine()
     engine.ingest("t1", [_m(0, "I live in Oslo."), _m(1, "I prefer tea.")])
+    engine.flush()
     before = engine.snapshot("t1")
     with pytest.raises(InvalidMessageError, match=reason):
         engine.ingest("t1", [_m(2, "fine"), _m(3, text)])
