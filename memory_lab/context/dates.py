@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 from memory_lab.text import spoken_date
 
@@ -113,7 +114,12 @@ def resolved_dates(text: str, when: datetime) -> list[str]:
     return [note for _, note in sorted(found)]
 
 
+@lru_cache(maxsize=65_536)
 def dated(text: str, when: datetime) -> str:
-    """`text` with its relative dates resolved in a trailing bracket, if any."""
+    """`text` with its relative dates resolved in a trailing bracket, if any.
+
+    Cached: every question re-renders the same candidate turns, and the pattern
+    scan is most of what rendering a turn costs.
+    """
     notes = resolved_dates(text, when)
     return f"{text} [{'; '.join(notes)}]" if notes else text
