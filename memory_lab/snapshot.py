@@ -28,6 +28,8 @@ def take_snapshot(
     for row in engine.facts.rows(tenant):
         item = row.model_dump(mode="json")
         item["status"] = row.state_at(now)
+        # Record time under the name the two axes are explained with.
+        item["recorded_at"] = item["created_at"]
         item["effective_confidence"] = round(engine.facts.confidence(row, now), 4)
         facts.append(item)
     episodes = []

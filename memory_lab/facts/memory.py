@@ -24,6 +24,7 @@ from memory_lab.facts.reconciliation import (
     normalise_value,
     reconcile,
 )
+from memory_lab.facts.timeline import as_of
 from memory_lab.stores.base import EventLog, FactStore
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
 
@@ -96,13 +97,40 @@ class FactMemory:
     # --- reads -----------------------------------------------------------------
 
     def active(
-        self, tenant: str, *, subject: str | None = None, now: datetime | None = None
+        self,
+        tenant: str,
+        *,
+        subject: str | None = None,
+        now: datetime | None = None,
+        at: datetime | None = None,
+        believed_at: datetime | None = None,
     ) -> list[Fact]:
-        """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
-        now = now or self.clock.now()
+        """Facts in force: by default what memory believes now.
+
+        Args:
+            tenant: Whose facts.
+            subject: Only facts about this subject, when given.
+            now: Both axes at once: what held at `now` as memory knew it then.
+                At or after the clock's time this is the current view (rows not
+                superseded, forgotten or expired, including values dated to begin
+                later).
+            at: Valid time: what held in the world at this instant.
+            believed_at: Record time: what memory believed at this instant.
+        """
         tenant = require_tenant(tenant)
-        rows = self._cached_rows(tenant)
-        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+        current = self.clock.now()
+        now = now or current
+        if at is None and believed_at is None and now >= current:
+            rows = self._cached_rows(tenant)
+            return [
+                r for r in rows if r.is_active(now) and subject in (None, r.subject)
+            ]
+        return as_of(
+            self.store.rows(tenant),
+            at=at or now,
+            believed_at=believed_at or now,
+            subject=subject,
+        )
 
     def _cached_rows(self, tenant: str) -> list[Fact]:
         with self._lock:
@@ -211,7 +239,9 @@ class FactMemory:
             now = self.clock.now()
             self._update(
                 tenant,
-                fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                fact.model_copy(
+                    update={"status": "forgotten", "valid_until": now, "ended_at": now}
+                ),
             )
             event = make_event(
                 tenant,
@@ -257,7 +287,13 @@ class FactMemory:
             if op == "revert":
                 self._update(
                     tenant,
-                    fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                    fact.model_copy(
+                        update={
+                            "status": "forgotten",
+                            "valid_until": now,
+                            "ended_at": now,
+                        }
+                    ),
                 )
                 restore = event.undo.get("restore")
                 if restore:
@@ -269,13 +305,20 @@ class FactMemory:
                                 "status": "active",
                                 "superseded_by": None,
                                 "valid_until": None,
+                                "ended_at": None,
                             }
                         ),
                     )
             elif op == "restore":
                 self._update(
                     tenant,
-                    fact.model_copy(update={"status": "active", "valid_until": None}),
+                    fact.model_copy(
+                        update={
+                            "status": "active",
+                            "valid_until": None,
+                            "ended_at": None,
+                        }
+                    ),
                 )
             else:
                 raise MemoryLabError(f"unknown undo operation {op!r}")
@@ -334,7 +377,7 @@ class FactMemory:
                             update={
                                 "status": "superseded",
                                 "superseded_by": summary.id,
-                                "valid_until": now,
+                                "ended_at": now,
                             }
                         ),
                     )
@@ -363,7 +406,7 @@ class FactMemory:
             self._update(
                 tenant,
                 stale.model_copy(
-                    update={"status": "expired", "valid_until": stale.expires_at}
+                    update={"status": "expired", "ended_at": stale.expires_at}
                 ),
             )
         return live[-1] if live else None

@@ -86,7 +86,11 @@ def effective_confidence(fact: Fact, now: datetime, config: FactConfig) -> float
 def new_fact(
     tenant: str, candidate: FactCandidate, now: datetime, config: FactConfig
 ) -> Fact:
-    """The row a candidate becomes when it is stored."""
+    """The row a candidate becomes when it is stored.
+
+    Valid time starts when the statement says the fact began (or when it was
+    said); record time starts now.
+    """
     ttl = config.ttl(candidate.category)
     return Fact(
         id=fact_id(tenant, candidate, now),
@@ -101,7 +105,7 @@ def new_fact(
         session=candidate.session,
         turn_ids=list(candidate.turn_ids),
         evidence=candidate.evidence,
-        valid_from=now,
+        valid_from=candidate.valid_from or now,
         expires_at=None if ttl is None else now + ttl,
         last_confirmed_at=now,
         created_at=now,
@@ -172,7 +176,13 @@ def reconcile(
         )
     row = new_fact(tenant, candidate, now, config)
     ended = active.model_copy(
-        update={"status": "superseded", "superseded_by": row.id, "valid_until": now}
+        update={
+            "status": "superseded",
+            "superseded_by": row.id,
+            # The old value held until the new one began (never before it began).
+            "valid_until": max(row.valid_from, active.valid_from),
+            "ended_at": now,
+        }
     )
     return Outcome(
         "superseded", inserts=[row], updates=[ended], fact=row, previous=active

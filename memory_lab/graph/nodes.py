@@ -15,6 +15,7 @@ from memory_lab.episodes.compression import (
 )
 from memory_lab.episodes.retrieval import search_episodes
 from memory_lab.facts.memory import make_event
+from memory_lab.facts.valid_time import date_candidates
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
 from memory_lab.types import ContextBundle, MemoryEvent, Message
@@ -184,7 +185,9 @@ def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     if last <= upto or not (due or flush):
         return {}
     turns = deps.transcript.messages(tenant, thread, first_seq=upto + 1, last_seq=last)
-    candidates = deps.brain.extract(turns, known=deps.facts.active(tenant))
+    candidates = date_candidates(
+        deps.brain.extract(turns, known=deps.facts.active(tenant)), turns
+    )
     events = [
         e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"
     ]
