@@ -115,7 +115,13 @@ class MemoryEngine:
                 self.data_dir / "checkpoints.sqlite3", check_same_thread=False
             )
             self._checkpointer = SqliteSaver(conn)
-        self.facts = FactMemory(fact_store, self.events, self.clock, self.config.facts)
+        self.facts = FactMemory(
+            fact_store,
+            self.events,
+            self.clock,
+            self.config.facts,
+            embedder=self.embedder,
+        )
         self.deps = Deps(
             transcript=self.transcript,
             episodes=self.episodes,

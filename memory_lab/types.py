@@ -169,7 +169,9 @@ class Fact(Record):
     status: FactStatus = "active"
     conflicts_with: str | None = Field(
         default=None,
-        description="For a flagged contradiction: the active row it disputes.",
+        description="For a flagged contradiction: the active row it disputes; for "
+        "an active row that replaced an extracted value: the row it replaced, until "
+        "a confirmation settles it (flagged for review).",
     )
 
     def is_active(self, now: datetime) -> bool:

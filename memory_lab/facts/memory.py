@@ -16,7 +16,9 @@ from datetime import datetime
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
 from memory_lab.context.assembly import ALWAYS_FIRST, content_words, fact_words
+from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.facts.dedup import MeaningMatcher
 from memory_lab.facts.reconciliation import (
     Outcome,
     effective_confidence,
@@ -64,7 +66,11 @@ def _describe(outcome: Outcome) -> tuple[str, str]:
             return "fact_added", f"Remembered {label} = {fact.value!r}"
         case "superseded":
             old = outcome.previous.value if outcome.previous else "?"
-            return "fact_superseded", f"Updated {label}: {old!r} -> {fact.value!r}"
+            review = " (flagged for review)" if fact.conflicts_with else ""
+            return (
+                "fact_superseded",
+                f"Updated {label}: {old!r} -> {fact.value!r}{review}",
+            )
         case "confirmed":
             return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
         case "contradiction":
@@ -84,9 +90,21 @@ class FactMemory:
     """Reconciled, tenant-scoped access to structured facts."""
 
     def __init__(
-        self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig
+        self,
+        store: FactStore,
+        events: EventLog,
+        clock: Clock,
+        config: FactConfig,
+        *,
+        embedder: Embedder | None = None,
     ) -> None:
+        """Args after `config`: `embedder` turns on deduplication by meaning."""
         self.store = store
+        self.meaning = (
+            None
+            if embedder is None
+            else MeaningMatcher(embedder, config.same_meaning_threshold)
+        )
         self.events = events
         self.clock = clock
         self.config = config
@@ -178,6 +196,19 @@ class FactMemory:
         """Every row of a tenant, whatever its status."""
         return self.store.rows(require_tenant(tenant))
 
+    def flagged(self, tenant: str) -> list[Fact]:
+        """Rows a person should review, oldest first.
+
+        Flagged contradictions (a value that disputes a stored one and was not
+        taken) and active values that replaced an extracted one unconfirmed.
+        """
+        return [
+            r
+            for r in self.store.rows(require_tenant(tenant))
+            if r.status == "contradiction"
+            or (r.status == "active" and r.conflicts_with is not None)
+        ]
+
     def history(
         self, tenant: str, category: str, key: str, subject: str = "user"
     ) -> list[Fact]:
@@ -198,6 +229,13 @@ class FactMemory:
         with self._lock:
             now = self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            if current is None and self.meaning is not None:
+                # A paraphrase under another key updates or confirms the stored row.
+                current = self.meaning.match(
+                    candidate, self.active(tenant, subject=candidate.subject)
+                )
+                if current is not None:
+                    candidate = candidate.model_copy(update={"key": current.key})
             if current is not None and current.category != candidate.category:
                 # One key, one current value: a correction stated differently ("we
                 # switched to K3" after "we chose K2") keeps the stored category.

@@ -91,7 +91,8 @@ def new_fact(
     Valid time starts when the statement says the fact began (or when it was
     said); record time starts now.
     """
-    ttl = config.ttl(candidate.category)
+    # What the user said to remember stays until they say otherwise.
+    ttl = None if candidate.source == "explicit" else config.ttl(candidate.category)
     return Fact(
         id=fact_id(tenant, candidate, now),
         tenant=tenant,
@@ -128,7 +129,9 @@ def reconcile(
       stored row is re-confirmed (confidence boosted, TTL renewed);
     - different value: an extracted fact never replaces an explicit one (the
       candidate is stored as a flagged contradiction); otherwise the newer value
-      supersedes unless it is clearly less confident, which is also flagged.
+      supersedes unless it is clearly less confident, which is also flagged;
+      when both values were extracted, the new row is flagged for review
+      (`conflicts_with` names the row it replaced) until it is confirmed.
     """
     config.policy(candidate.category)
     if active is None:
@@ -145,7 +148,8 @@ def reconcile(
             and candidate.confidence < stored_conf - RESTATE_MARGIN
         ):
             return Outcome("skipped_lower_confidence", fact=active)
-        ttl = config.ttl(active.category)
+        explicit = "explicit" in (candidate.source, active.source)
+        ttl = None if explicit else config.ttl(active.category)
         confirmed = active.model_copy(
             update={
                 "confidence": min(
@@ -153,10 +157,9 @@ def reconcile(
                 ),
                 "last_confirmed_at": now,
                 "expires_at": None if ttl is None else now + ttl,
+                "conflicts_with": None,
                 "turn_ids": sorted(set(active.turn_ids) | set(candidate.turn_ids)),
-                "source": "explicit"
-                if "explicit" in (candidate.source, active.source)
-                else "extracted",
+                "source": "explicit" if explicit else "extracted",
             }
         )
         return Outcome(
@@ -175,6 +178,10 @@ def reconcile(
             "contradiction", inserts=[flagged], fact=flagged, previous=active
         )
     row = new_fact(tenant, candidate, now, config)
+    if candidate.source == active.source == "extracted":
+        # Neither value was stated as a command, so the newer wins but a person
+        # should look: the row points at the value it replaced until confirmed.
+        row = row.model_copy(update={"conflicts_with": active.id})
     ended = active.model_copy(
         update={
             "status": "superseded",

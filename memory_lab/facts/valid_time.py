@@ -7,7 +7,7 @@ chat uses ("yesterday", "last week", "three days ago", "since March") are
 resolved here against the message's timestamp, in the message's time zone.
 
 Only phrases that date a beginning count ("on", "since", "from", "in", "as of",
-relative words). Deadlines ("before May 12", "by Friday", "until June") say
+relative words), and only dates not after the message. Deadlines ("before May 12", "by Friday", "until June") say
 when something is due, not when it began, and are left to suggestions.
 """
 
@@ -114,7 +114,9 @@ def resolve_valid_from(sentence: str, said_at: datetime) -> datetime | None:
         if _DEADLINE.search(sentence[: match.start()]):
             continue
         resolved = _absolute(match, said_at)
-        if resolved is not None:
+        # A date still to come names an event or a due date ("her birthday is on
+        # 3 May"), not when a stated fact began.
+        if resolved is not None and resolved <= said_at:
             return resolved
     return _relative(sentence, said_at)
 

@@ -14,8 +14,8 @@ from memory_lab.episodes.compression import (
     update_running_summary,
 )
 from memory_lab.episodes.retrieval import search_episodes
+from memory_lab.facts.explicit import extract_with_commands
 from memory_lab.facts.memory import make_event
-from memory_lab.facts.valid_time import date_candidates
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
 from memory_lab.types import ContextBundle, MemoryEvent, Message
@@ -185,12 +185,13 @@ def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     if last <= upto or not (due or flush):
         return {}
     turns = deps.transcript.messages(tenant, thread, first_seq=upto + 1, last_seq=last)
-    candidates = date_candidates(
-        deps.brain.extract(turns, known=deps.facts.active(tenant)), turns
+    written = extract_with_commands(
+        turns,
+        tenant,
+        deps.facts,
+        lambda batch, known: deps.brain.extract(batch, known=known),
     )
-    events = [
-        e for e in deps.facts.write_many(tenant, candidates) if e.kind != "fact_skipped"
-    ]
+    events = [e for e in written if e.kind != "fact_skipped"]
     events += deps.facts.consolidate(tenant)
     brain_events = deps.brain.drain_events()
     if brain_events:

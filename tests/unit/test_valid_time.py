@@ -42,6 +42,8 @@ def test_date_phrases_resolve_against_the_message(sentence, expected):
         "We need the report by 3 March.",
         "I'm on call until 1 June.",
         "I work in marketing.",
+        "My sister's birthday is on 3 May.",
+        "The audit is on 1 December 2026.",
     ],
 )
 def test_undated_statements_and_deadlines_name_no_start(sentence):
