@@ -20,6 +20,7 @@ from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
@@ -96,6 +97,7 @@ class MemoryEngine:
 
             self.transcript = InMemoryTranscriptStore()
             self.episodes = InMemoryEpisodeStore(self.embedder)
+            period_store = InMemoryEpisodeStore(self.embedder)
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
             self._checkpointer = InMemorySaver()
         else:
@@ -111,6 +113,9 @@ class MemoryEngine:
             self.transcript = SqliteTranscriptStore(db)
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
             self.episodes = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
+            period_store = ChromaEpisodeStore(
+                self.data_dir / "chroma", self.embedder, collection="periods"
+            )
             conn = sqlite3.connect(
                 self.data_dir / "checkpoints.sqlite3", check_same_thread=False
             )
@@ -122,6 +127,9 @@ class MemoryEngine:
             self.config.facts,
             embedder=self.embedder,
         )
+        self.periods = PeriodSummaries(
+            period_store, self.transcript, self.brain, self.counter, self.clock
+        )
         self.deps = Deps(
             transcript=self.transcript,
             episodes=self.episodes,
@@ -132,6 +140,7 @@ class MemoryEngine:
             config=self.config,
             counter=self.counter,
             excerpts=ExcerptIndex(),
+            periods=self.periods,
         )
         self.graph = builder().compile(checkpointer=self._checkpointer)
 
@@ -266,6 +275,11 @@ class MemoryEngine:
                 # (see ingest_turn and compress_window).
                 durability="exit",
             )
+            # Days and weeks that ended are summarised after the step, outside
+            # the graph: they read the transcript, not the window.
+            finished = self.periods.update(tenant, thread)
+            if finished:
+                self.events.append(tenant, finished)
         decision = (
             TriggerDecision.model_validate(out["decision"])
             if out.get("decision")
@@ -276,7 +290,10 @@ class MemoryEngine:
         )
         return StepResult(
             decision=decision,
-            events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],
+            events=[
+                *(MemoryEvent.model_validate(e) for e in out.get("step_events", [])),
+                *finished,
+            ],
             reply=out.get("reply"),
             context=context,
             window_size=len(out.get("window", [])),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memory_lab.facts.suggestions import suggest
+from memory_lab.types import Episode
 
 if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine
@@ -18,8 +19,8 @@ def take_snapshot(
 ) -> dict:
     """The memory's state as plain data.
 
-    Window, summary, episodes, facts (every row, with status at now), events and
-    suggestions.
+    Window, summary, episodes, facts (every row, with status at now), daily and
+    weekly summaries, events and suggestions.
     """
     state = engine.state(tenant, thread)
     now = engine.clock.now()
@@ -38,6 +39,10 @@ def take_snapshot(
         item["compression_ratio"] = round(ep.compression_ratio, 4)
         item["timespan"] = ep.timespan
         episodes.append(item)
+    periods = {
+        kind: [_period_item(record) for record in engine.periods.records(tenant, kind)]
+        for kind in ("day", "week")
+    }
     window_tokens = sum(engine.counter.count(m["content"]) for m in window)
     return {
         "tenant": tenant,
@@ -55,6 +60,8 @@ def take_snapshot(
         },
         "episodes": episodes,
         "facts": facts,
+        "daily_summaries": periods["day"],
+        "weekly_summaries": periods["week"],
         "events": [
             e.model_dump(mode="json")
             for e in engine.events.events(tenant, limit=events_limit)
@@ -66,4 +73,21 @@ def take_snapshot(
             )
         ],
         "transcript_messages": engine.transcript.count(tenant, thread),
+    }
+
+
+def _period_item(record: Episode) -> dict:
+    """A daily or weekly summary as the app and logs show it."""
+    return {
+        "id": record.id,
+        "period": record.thread,
+        "start": record.start.date().isoformat(),
+        "end": record.end.date().isoformat(),
+        "summary": record.summary,
+        "decided": list(record.decisions),
+        "learned": list(record.key_facts),
+        "open": list(record.open_questions),
+        "messages": record.original_message_count,
+        "turn_ids": list(record.turn_ids),
+        "brain": record.brain,
     }

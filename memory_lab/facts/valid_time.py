@@ -7,8 +7,9 @@ chat uses ("yesterday", "last week", "three days ago", "since March") are
 resolved here against the message's timestamp, in the message's time zone.
 
 Only phrases that date a beginning count ("on", "since", "from", "in", "as of",
-relative words), and only dates not after the message. Deadlines ("before May 12", "by Friday", "until June") say
-when something is due, not when it began, and are left to suggestions.
+relative words), and only dates not after the message. Deadlines ("before May
+12", "by Friday", "until June") say when something is due, not when it began,
+and are left to suggestions.
 """
 
 from __future__ import annotations

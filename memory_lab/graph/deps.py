@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
+from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
@@ -30,3 +31,5 @@ class Deps:
     config: MemoryConfig
     counter: TokenCounter
     excerpts: ExcerptIndex
+    periods: PeriodSummaries | None = None
+    """Daily and weekly summaries, retrieved for questions about a period."""

@@ -13,6 +13,7 @@ from memory_lab.episodes.compression import (
     episode_id,
     update_running_summary,
 )
+from memory_lab.episodes.periods import period_hits
 from memory_lab.episodes.retrieval import search_episodes
 from memory_lab.facts.explicit import extract_with_commands
 from memory_lab.facts.memory import make_event
@@ -223,6 +224,7 @@ def build_context(
     now = deps.clock.now()
     retrieval = deps.config.retrieval
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
+    hits = period_hits(deps.periods, tenant, query, now) + hits
     excerpts = (
         deps.excerpts.search(deps.transcript, deps.episodes, tenant, query, hits)
         if retrieval.expand_turns
