@@ -6,6 +6,8 @@ Map of the library:
 - `config`: frozen configuration and the named trigger recipes (`recipe("A+B")`).
 - `clock`, `tokens`, `embeddings`: injected time, offline token counting, local
   embeddings.
+- `text`: shared text vocabulary: stop words, sentences, escaping memory as data,
+  turn lines, truncation to a token budget.
 - `stores`: transcript, facts and events on SQLite; episodes on ChromaDB; in-memory
   references.
 - `triggers`: compression triggers A (messages), B (tokens), C (time), any-of

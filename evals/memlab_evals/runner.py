@@ -25,7 +25,8 @@ from pathlib import Path
 from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
-from memlab_evals.systems import make_system, render_turn, split_systems, system_params
+from memlab_evals.systems import make_system, split_systems, system_params
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
 TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers"}
@@ -79,7 +80,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                 t0 = time.perf_counter()
                 system.ingest(turn)
                 ingest_ms.append((time.perf_counter() - t0) * 1000)
-                history.append(render_turn(turn))
+                history.append(turn_line(turn))
                 asked = probes_after.get(turn.id, ())
                 if asked:
                     # Counted as `full` renders it, so full's ratio is exactly 1.

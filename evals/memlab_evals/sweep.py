@@ -27,7 +27,8 @@ from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.aggregate import summarize
 from memlab_evals.runner import run_eval
-from memlab_evals.systems import is_baseline, make_system, parse_recipe, render_turn
+from memlab_evals.systems import is_baseline, make_system, parse_recipe
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
 Grid = Mapping[str, Sequence[str]] | Sequence[str]
@@ -201,7 +202,7 @@ def growth(
                     system.ingest(turn)
                     # Counted per turn and summed: close to the joined transcript
                     # and linear in length, where recounting the join is quadratic.
-                    history_tokens += counter.count(render_turn(turn))
+                    history_tokens += counter.count(turn_line(turn))
                     if index % every and index != len(turns):
                         continue
                     rows.append(

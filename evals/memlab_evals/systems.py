@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
 from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
+from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
@@ -84,15 +85,6 @@ class System(Protocol):
     def close(self) -> None:
         """Release files and handles."""
         ...
-
-
-def render_turn(msg: Message) -> str:
-    """One turn as a retrieval baseline shows it: "speaker (date): text".
-
-    The format matches the engine's window lines, so a baseline and a recipe pay
-    the same tokens for the same verbatim turn.
-    """
-    return f"{msg.who} ({msg.timestamp.strftime('%Y-%m-%d %H:%M')}): {msg.content}"
 
 
 # --- memory recipes ----------------------------------------------------------------
@@ -221,7 +213,7 @@ class _TurnBaseline:
 
     def ingest(self, msg: Message) -> None:
         """Keep the turn and its rendered cost (counted once, not per question)."""
-        line = render_turn(msg)
+        line = turn_line(msg)
         self.turns.append(msg)
         self.lines.append(line)
         self.costs.append(self.counter.count(line))
@@ -322,10 +314,7 @@ def _truncate(counter: TokenCounter, text: str, budget: int) -> str:
     cut = getattr(counter, "truncate", None)
     if cut is not None:
         return cut(text, budget)
-    words = text.split()
-    while words and counter.count(" ".join(words)) > budget:
-        words.pop()
-    return " ".join(words)
+    return truncate_to_tokens(text, budget, counter)
 
 
 _WORD = re.compile(r"\w+", re.UNICODE)

@@ -7,15 +7,19 @@ that contains the delimiter cannot close the block and pose as instructions.
 
 from __future__ import annotations
 
-import functools
-import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.facts.reconciliation import effective_confidence
+from memory_lab.text import (
+    content_words,
+    escape_data,
+    fact_words,
+    truncate_to_tokens,
+    turn_line,
+)
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBlock, ContextBundle, Episode, Fact, Message
 
@@ -27,41 +31,6 @@ NOTICE = (
 )
 ALWAYS_FIRST = ("instruction", "constraint", "identity")
 """Categories that describe how to treat the user: injected before relevance ranking."""
-
-_STOP = frozenset(
-    "a an the and or but of to in on at for with from by is are was were be been am i "
-    "you he she it we they me my your his her its our their what when where who whom "
-    "which why how do does did have has had this that these those there here not no "
-    "yes so as if than then too very can could would should will just about into "
-    "over after before up down out".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    """Lower-cased words minus stop words: the vocabulary relevance is judged on."""
-    return {
-        w
-        for w in re.findall(r"[a-z0-9]+", text.lower())
-        if w not in _STOP and len(w) > 1
-    }
-
-
-@functools.lru_cache(maxsize=200_000)
-def fact_words(key: str, value: str) -> frozenset[str]:
-    """Content words of a fact's key and value, cached.
-
-    Cached because facts are ranked against every query. The subject is left out:
-    in a two-person chat every fact names one of the two, so a name in the question
-    says little about which fact it asks.
-    """
-    return frozenset(
-        content_words(f"{key.replace('_', ' ').replace('.', ' ')} {value}")
-    )
-
-
-def escape(text: str) -> str:
-    """Neutralise markup so content cannot close or open a memory block."""
-    return html.escape(text, quote=False)
 
 
 @dataclass(frozen=True)
@@ -133,11 +102,7 @@ def _episode_line(ep: Episode) -> str:
 
 
 def _excerpt_line(m: Message) -> str:
-    return f"  + {m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
-
-
-def _window_line(m: Message) -> str:
-    return f"{m.who} ({m.timestamp.strftime('%Y-%m-%d %H:%M')}): {m.content}"
+    return f"  + {turn_line(m)}"
 
 
 MIN_LINE_TOKENS = 6
@@ -161,7 +126,7 @@ def _fill(
     for i, line in enumerate(lines):
         if budget - used < MIN_LINE_TOKENS or misses >= MAX_MISSES:
             break
-        cost = counter.count(escape(line)) + 1
+        cost = counter.count(escape_data(line)) + 1
         if used + cost <= budget:
             chosen.append(i)
             used += cost
@@ -180,7 +145,7 @@ def _block(
 ) -> ContextBlock:
     if not lines:
         return ContextBlock(kind=kind, text="", tokens=0, budget=budget, items=[])
-    body = "\n".join(escape(line) for line in lines)
+    body = "\n".join(escape_data(line) for line in lines)
     text = f'<memory type="{kind}">\n{body}\n</memory>'
     return ContextBlock(
         kind=kind,
@@ -189,24 +154,6 @@ def _block(
         budget=budget,
         items=list(items),
     )
-
-
-def _truncate_to(text: str, budget: int, counter: TokenCounter) -> str:
-    """The newest end of `text` that fits `budget` once escaped.
-
-    Measured after escaping because escaping can add tokens.
-    """
-    if counter.count(escape(text)) <= budget:
-        return text
-    words = text.split()
-    lo, hi = 0, len(words)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if counter.count(escape("... " + " ".join(words[-mid:]))) <= budget:
-            lo = mid
-        else:
-            hi = mid - 1
-    return "... " + " ".join(words[-lo:]) if lo else ""
 
 
 def assemble(
@@ -225,15 +172,17 @@ def assemble(
     remaining = budget.total - notice_tokens
 
     recent = list(data.window)
-    window_lines = [_window_line(m) for m in recent]
+    window_lines = [turn_line(m) for m in recent]
     take: list[int] = []
     used = 0
     win_budget = max(0, min(budget.window, remaining) - wrapper)
     for i in range(len(window_lines) - 1, -1, -1):  # newest first
-        cost = counter.count(escape(window_lines[i])) + 1
+        cost = counter.count(escape_data(window_lines[i])) + 1
         if used + cost > win_budget:
             if not take:  # the newest message alone is too long: keep its end
-                window_lines[i] = _truncate_to(window_lines[i], win_budget - 1, counter)
+                window_lines[i] = _truncate_newest(
+                    window_lines[i], win_budget - 1, counter
+                )
                 if window_lines[i]:
                     take.append(i)
             break
@@ -267,7 +216,7 @@ def assemble(
     remaining -= facts_block.tokens
 
     summary_text = (
-        _truncate_to(
+        _truncate_newest(
             data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
         )
         if data.summary
@@ -324,6 +273,13 @@ def _episodes_block(
     rows.sort(key=lambda r: (r[0], r[1]))
     return _block(
         "episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter
+    )
+
+
+def _truncate_newest(text: str, budget: int, counter: TokenCounter) -> str:
+    """The newest end of `text` that fits `budget` once escaped, marked as cut."""
+    return truncate_to_tokens(
+        text, budget, counter, keep="end", marker="... ", escaped=True
     )
 
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from rank_bm25 import BM25Okapi
 
 from memory_lab.config import RetrievalConfig
-from memory_lab.context.assembly import content_words
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
+from memory_lab.text import content_words
 from memory_lab.types import Episode, Message
 
 LEXICAL_WEIGHT = 0.35

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
-from memory_lab.context.assembly import ALWAYS_FIRST, content_words, fact_words
+from memory_lab.context.assembly import ALWAYS_FIRST
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.facts.dedup import MeaningMatcher
@@ -28,6 +28,7 @@ from memory_lab.facts.reconciliation import (
 )
 from memory_lab.facts.timeline import as_of
 from memory_lab.stores.base import EventLog, FactStore
+from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
 
 

@@ -14,9 +14,25 @@ SYSTEMS = "A,B,C,full,window,rag-bm25"
 
 
 def _gate(dataset: str, thresholds: str, out: Path) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "memlab_cli.main", "eval", "--dataset", dataset,
-           "--systems", SYSTEMS, "--budget", "1500", "--out", str(out), "--workers", "2",
-           "--quiet", "--gate", str(ROOT / "evals" / "thresholds" / thresholds)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "memlab_cli.main",
+        "eval",
+        "--dataset",
+        dataset,
+        "--systems",
+        SYSTEMS,
+        "--budget",
+        "1500",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--quiet",
+        "--gate",
+        str(ROOT / "evals" / "thresholds" / thresholds),
+    ]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
 
 

@@ -14,11 +14,11 @@ from memlab_evals.systems import (
     System,
     make_system,
     parse_recipe,
-    render_turn,
     split_systems,
     system_params,
 )
 
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, msg
 
@@ -64,7 +64,7 @@ def test_full_holds_every_turn_in_order():
     system = feed("full", turns, budget=50)
     ctx = system.context("anything")
     assert ctx.items == [t.id for t in turns]
-    assert ctx.text == "\n".join(render_turn(t) for t in turns)
+    assert ctx.text == "\n".join(turn_line(t) for t in turns)
     assert ctx.tokens == default_counter().count(ctx.text)
     assert ctx.tokens > 50  # no budget applies to full
 
@@ -78,7 +78,7 @@ def test_window_holds_the_newest_turns_that_fit():
     assert ctx.items, "a 120-token window holds at least one short turn"
     assert ctx.items == ids[-len(ctx.items) :]  # a suffix: the newest turns
     assert ctx.tokens <= budget
-    one_more = "\n".join(render_turn(t) for t in turns[-len(ctx.items) - 1 :])
+    one_more = "\n".join(turn_line(t) for t in turns[-len(ctx.items) - 1 :])
     assert default_counter().count(one_more) > budget  # the next older does not fit
     assert system.stored_tokens() <= budget + len(ctx.items)
 

@@ -131,15 +131,23 @@ def test_fact_writes_keep_invariants(ops):
 @given(
     rows=st.lists(
         st.tuples(
-            st.sampled_from(["identity", "preference", "knowledge", "unresolved", "instruction"]),
-            st.sampled_from(["city", "tea", "k3", "employer", "name", "language", "plan"]),
-            st.sampled_from(["Oslo", "green tea", "K3", "Acme", "Ada", "Swedish", "hiking"]),
+            st.sampled_from(
+                ["identity", "preference", "knowledge", "unresolved", "instruction"]
+            ),
+            st.sampled_from(
+                ["city", "tea", "k3", "employer", "name", "language", "plan"]
+            ),
+            st.sampled_from(
+                ["Oslo", "green tea", "K3", "Acme", "Ada", "Swedish", "hiking"]
+            ),
             st.floats(0.2, 1.0),
             st.integers(0, 400),
         ),
         max_size=60,
     ),
-    query=st.sampled_from(["where do I live, Oslo?", "tea", "what about k3", "hello", ""]),
+    query=st.sampled_from(
+        ["where do I live, Oslo?", "tea", "what about k3", "hello", ""]
+    ),
     limit=st.integers(1, 12),
 )
 def test_fact_candidates_rank_like_all_active_facts(rows, query, limit):
@@ -149,9 +157,19 @@ def test_fact_candidates_rank_like_all_active_facts(rows, query, limit):
     facts = FactMemory(InMemoryFactStore(), InMemoryEventLog(), clock, FactConfig())
     for i, (category, key, value, conf, days) in enumerate(rows):
         clock.advance(timedelta(hours=1))
-        facts.write("t", cand(f"{key}{i % 5}", value, category=category,
-                              confidence=round(conf, 2), turn=f"m{i}"))
+        facts.write(
+            "t",
+            cand(
+                f"{key}{i % 5}",
+                value,
+                category=category,
+                confidence=round(conf, 2),
+                turn=f"m{i}",
+            ),
+        )
     now = T0 + timedelta(days=days if rows else 0)
     full = rank_facts(facts.active("t", now=now), query, now, FactConfig())[:limit]
-    fast = rank_facts(facts.candidates("t", query, now=now, limit=limit), query, now, FactConfig())
+    fast = rank_facts(
+        facts.candidates("t", query, now=now, limit=limit), query, now, FactConfig()
+    )
     assert [f.id for f in fast[:limit]] == [f.id for f in full]

@@ -6,14 +6,34 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OTHERS = ("memlab_cli", "memlab_evals", "memlab_datasets", "memlab_bench", "app_ui", "streamlit")
+OTHERS = (
+    "memlab_cli",
+    "memlab_evals",
+    "memlab_datasets",
+    "memlab_bench",
+    "app_ui",
+    "streamlit",
+)
 
 
 def test_ruff_reports_nothing():
     done = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "memory_lab", "memlab_cli", "evals",
-         "datasets/memlab_datasets", "benchmarks", "app.py", "app_ui"],
-        cwd=ROOT, capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "ruff",
+            "check",
+            "memory_lab",
+            "memlab_cli",
+            "evals",
+            "datasets/memlab_datasets",
+            "benchmarks",
+            "app.py",
+            "app_ui",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stdout[-3000:]
 
@@ -27,6 +47,9 @@ def test_library_imports_none_of_the_packages_built_on_it():
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
-            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
-                          if n.split(".")[0] in OTHERS]
+            offenders += [
+                f"{path.relative_to(ROOT)}: {n}"
+                for n in names
+                if n.split(".")[0] in OTHERS
+            ]
     assert offenders == []

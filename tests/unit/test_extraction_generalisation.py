@@ -301,7 +301,9 @@ def test_bare_favourite_updates_the_favourite_last_talked_about():
     from tests.helpers import msg
 
     first = extract_candidates([msg(1, "My favourite drink is mint tea.")])
-    later = extract_candidates([msg(2, "Honestly, cold brew is my favourite now.")], prior=first)
+    later = extract_candidates(
+        [msg(2, "Honestly, cold brew is my favourite now.")], prior=first
+    )
     assert [(c.key, c.value) for c in later] == [(first[0].key, "cold brew")]
     alone = extract_candidates([msg(3, "Honestly, cold brew is my favourite now.")])
     assert [c.key for c in alone] == ["favorite"]
@@ -311,5 +313,7 @@ def test_a_count_before_a_conjunction_names_the_counted_noun():
     from memory_lab.brains.rule_based.extraction import extract_candidates
     from tests.helpers import msg
 
-    found = extract_candidates([msg(1, "We have 7 volunteers and our season starts in May.")])
+    found = extract_candidates(
+        [msg(1, "We have 7 volunteers and our season starts in May.")]
+    )
     assert ("volunteer_count", "7 volunteers") in [(c.key, c.value) for c in found]

@@ -10,9 +10,8 @@ from memory_lab.brains.rule_based.extraction import (
     CONFIDENCE_CORRECTION,
     extract_candidates,
     slug,
-    split_sentences,
-    strip_injected_memory,
 )
+from memory_lab.text import split_sentences, strip_injected_memory
 from memory_lab.types import FactCandidate, Message
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)

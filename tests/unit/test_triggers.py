@@ -26,10 +26,10 @@ def test_b_compresses_oldest_until_below_low_water():
     window = [msg(i, "word " * 20) for i in range(6)]  # ~20 tokens each
     d = decide(window, T0, rec, COUNTER)
     assert d.fire and d.triggers == ["B"]
-    rest = window[d.compress_count:]
+    rest = window[d.compress_count :]
     assert sum(COUNTER.count(m.content) for m in rest) <= 50
     # compressing one fewer would not have been enough
-    rest_more = window[d.compress_count - 1:]
+    rest_more = window[d.compress_count - 1 :]
     assert sum(COUNTER.count(m.content) for m in rest_more) > 50
 
 
@@ -68,8 +68,11 @@ def test_bad_parameters_fail_at_construction():
         recipe("A").with_params(b_high_water=10)
 
 
-@given(n=st.integers(0, 60), spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C"]),
-       hours=st.integers(0, 72))
+@given(
+    n=st.integers(0, 60),
+    spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C"]),
+    hours=st.integers(0, 72),
+)
 def test_decision_is_pure_and_in_range(n, spec, hours):
     rec = recipe(spec)
     window = [msg(i, minutes=13) for i in range(n)]

@@ -3,6 +3,9 @@
 Contexts are HTML-escaped by assembly (memory blocks are delimited as data), so every
 comparison first unescapes; otherwise "R&D" in a turn would never match "R&amp;D" in
 the context.
+
+The stop words and `content_words` here are the scorers' own, deliberately not
+imported from `memory_lab.text` (see `STOPWORDS`).
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from dataclasses import dataclass
 
 ARTICLES = frozenset({"a", "an", "the"})
 
-# A fixed list, not the assembly module's: a scorer must not share its vocabulary
-# with the system it judges, or a change in the system silently changes the metric.
+# A fixed list, not `memory_lab.text.STOP_WORDS`: a scorer must not share its
+# vocabulary with the system it judges, or a change in the system silently changes
+# the metric. The two lists differ, and that is on purpose.
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been
     before being below between both but by can could did do does doing down during each

@@ -8,13 +8,13 @@ language model answered.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
 from memory_lab.config import FactConfig
+from memory_lab.text import unescape_data
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import (
     ContextBlock,
@@ -47,7 +47,7 @@ def _items(block: ContextBlock | None) -> list[str]:
     """
     if block is None:
         return []
-    lines = [html.unescape(raw.strip()) for raw in block.text.splitlines()]
+    lines = [unescape_data(raw.strip()) for raw in block.text.splitlines()]
     lines = [line for line in lines if line and not _FRAME.match(line)]
     bulleted = any(_BULLET.match(line) for line in lines)
     out: list[str] = []

@@ -1,12 +1,16 @@
-"""Extractive summarisation: episodes and running summaries without a model.
+"""The rule-based brain's private summariser: extractive, no model.
+
+Only `RuleBasedBrain` calls this module; it is not the window's compression step
+(that is `memory_lab.episodes.compression`, which asks whichever brain is
+configured). The LLM brain summarises with a prompt instead.
 
 The offline brain may not paraphrase, so it picks sentences. An episode summary
 is what episodic retrieval embeds and what evals search for evidence, so the
 picker rewards sentences that carry decisions, first-person facts, task state and
-answered questions (seed 000, Layer 1), and above all sentences that add content
-words not yet covered (names, numbers, dates, places count double). Greetings and
-pleasantries score nothing. Selected sentences keep their original order and carry
-their speaker, and the whole summary always fits the token budget.
+answered questions, and above all sentences that add content words not yet
+covered (names, numbers, dates, places count double). Greetings and pleasantries
+score nothing. Selected sentences keep their original order and carry their
+speaker, and the whole summary always fits the token budget.
 
 Nothing here writes a word that is not in the turns, apart from speaker prefixes
 and the fixed phrase used for a span that is only small talk.
@@ -20,10 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from memory_lab.brains.rule_based.extraction import (
-    sentence_has_fact,
+from memory_lab.brains.rule_based.extraction import sentence_has_fact
+from memory_lab.text import (
+    CHAT_STOP_WORDS,
     split_sentences,
     strip_injected_memory,
+    truncate_to_tokens,
 )
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import EpisodeDraft, Message
@@ -35,21 +41,6 @@ _MAX_ITEM_WORDS = 40
 _MAX_UNIT_WORDS = 45
 _KEY_FACT_WORDS = 30
 
-_STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been
-    before being below between both but by can could did do does doing down during
-    each few for from further had has have having he her here hers herself him
-    himself his how i if in into is it its itself just me more most my myself no nor
-    not now of off on once only or other our ours ourselves out over own same she
-    should so some such than that the their theirs them themselves then there these
-    they this those through to too under until up very was we were what when where
-    which while who whom why will with would you your yours yourself yourselves im
-    i'm i've i'll i'd you're you've you'll it's that's there's what's let's don't
-    doesn't didn't can't won't isn't aren't wasn't weren't haven't hasn't wouldn't
-    shouldn't couldn't he's she's we're they're we've they've also really get got
-    gonna going go one thing things something anything lot lots much many way well
-    even still yet though like kind sort maybe oh ah um uh""".split()
-)
 # Words that make a sentence chit-chat when they are all it has to say.
 _FILLER = frozenset(
     """hi hello hey hiya thanks thank cheers cool great good nice awesome amazing wow
@@ -142,7 +133,7 @@ def _content_weights(sentence: str, names: frozenset[str]) -> dict[str, float]:
     for position, raw in enumerate(_WORD.findall(sentence)):
         word = raw.strip("'’-").replace("’", "'")
         low = word.lower()
-        if not low or low in _STOPWORDS or _is_speaker(word, names):
+        if not low or low in CHAT_STOP_WORDS or _is_speaker(word, names):
             continue
         informative = (
             any(ch.isdigit() for ch in word)
@@ -261,21 +252,6 @@ def _select(
     return chosen
 
 
-def _fit_words(text: str, max_tokens: int, counter: TokenCounter) -> str:
-    """The longest whole-word prefix of `text` within `max_tokens`."""
-    if counter.count(text) <= max_tokens:
-        return text
-    words = text.split(" ")
-    lo, hi = 0, len(words)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if counter.count(" ".join(words[:mid])) <= max_tokens:
-            lo = mid
-        else:
-            hi = mid - 1
-    return " ".join(words[:lo]).rstrip()
-
-
 def _small_talk(names: Sequence[str]) -> str:
     if not names:
         return ""
@@ -358,11 +334,11 @@ def summarize_extractive(
             (u for u in units if u.substantive),
             key=lambda u: (u.bonus + sum(u.weights.values()), -u.index),
         )
-        summary = _fit_words(_render([best]), max_tokens, counter)
+        summary = truncate_to_tokens(_render([best]), max_tokens, counter)
         if best.who and len(summary) <= len(best.who) + 1:
             summary = ""  # a bare "speaker:" says nothing
     else:
-        summary = _fit_words(_small_talk(names), max_tokens, counter)
+        summary = truncate_to_tokens(_small_talk(names), max_tokens, counter)
     return EpisodeDraft(
         summary=summary,
         intent=_intent(units),
@@ -409,4 +385,4 @@ def condense_text(text: str, *, max_tokens: int, counter: TokenCounter) -> str:
     chosen = _select(units, max_tokens=max_tokens, counter=counter)
     if chosen:
         return _render(chosen)
-    return _fit_words(" ".join(text.split()), max_tokens, counter)
+    return truncate_to_tokens(" ".join(text.split()), max_tokens, counter)
