@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.facts.reconciliation import effective_confidence
@@ -32,6 +32,22 @@ NOTICE = (
 ALWAYS_FIRST = ("instruction", "constraint", "identity")
 """Categories that describe how to treat the user: injected before relevance ranking."""
 
+HISTORICAL_AFTER = timedelta(days=365)
+"""A decision older than this is shown as historical: it may no longer stand."""
+
+
+def always_injected(fact: Fact) -> bool:
+    """Whether a fact belongs to the core loaded into every chat (seed 000).
+
+    Instructions, constraints and identity of anyone, and the standing
+    preferences of the person being assisted ("simple, beginner-level
+    explanations"); the likes of people in a conversation (LoCoMo's speakers)
+    are knowledge about them and compete on relevance.
+    """
+    return fact.category in ALWAYS_FIRST or (
+        fact.category == "preference" and fact.subject == "user"
+    )
+
 
 @dataclass(frozen=True)
 class AssemblyInput:
@@ -53,7 +69,8 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    Standing instructions, constraints and identity come first; the rest by overlap
+    The core (`always_injected`: standing instructions, constraints, identity and
+    the user's preferences) comes first, within the block's budget; the rest by overlap
     with the query, then category priority, importance, recency and id. When some
     facts share words with the query, facts that share none (outside the standing
     categories) are left out, so their budget goes to episodes instead.
@@ -66,12 +83,12 @@ def rank_facts(
     ]
     overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
     if any(overlap.values()):
-        kept = [f for f in kept if overlap[f.id] or f.category in ALWAYS_FIRST]
+        kept = [f for f in kept if overlap[f.id] or always_injected(f)]
     priorities = {name: policy.priority for name, policy in config.categories.items()}
 
     def key(f: Fact) -> tuple:
         return (
-            0 if f.category in ALWAYS_FIRST else 1,
+            0 if always_injected(f) else 1,
             -overlap[f.id],
             priorities.get(f.category, 99),
             -f.importance,
@@ -82,14 +99,13 @@ def rank_facts(
     return sorted(kept, key=key)
 
 
-def _fact_line(f: Fact, hedged: bool) -> str:
+def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
     who = "" if f.subject == "user" else f"{f.subject}: "
     mark = " (unsure)" if hedged else ""
     since = f.valid_from.date().isoformat()
-    return (
-        f"- [{f.category}] {who}{f.key.replace('_', ' ')} = {f.value}{mark}"
-        f" (since {since})"
-    )
+    historical = f.category == "decision" and now - f.valid_from > HISTORICAL_AFTER
+    when = f"historical, decided {since}" if historical else f"since {since}"
+    return f"- [{f.category}] {who}{f.key.replace('_', ' ')} = {f.value}{mark} ({when})"
 
 
 def _episode_line(ep: Episode) -> str:
@@ -204,7 +220,7 @@ def assemble(
         for f in ranked
         if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
     }
-    fact_lines = [_fact_line(f, f.id in hedged) for f in ranked]
+    fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in ranked]
     idx, _ = _fill(fact_lines, max(0, min(budget.facts, remaining) - wrapper), counter)
     facts_block = _block(
         "facts",

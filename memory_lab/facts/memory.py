@@ -15,7 +15,7 @@ from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
-from memory_lab.context.assembly import ALWAYS_FIRST
+from memory_lab.context.assembly import always_injected
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.facts.dedup import MeaningMatcher
@@ -505,14 +505,14 @@ class ActiveView:
         self._order = sorted(
             rows,
             key=lambda f: (
-                0 if f.category in ALWAYS_FIRST else 1,
+                0 if always_injected(f) else 1,
                 priorities.get(f.category, 99),
                 -f.importance,
                 -f.last_confirmed_at.timestamp(),
                 f.id,
             ),
         )
-        self._first = [f.category in ALWAYS_FIRST for f in self._order]
+        self._first = [always_injected(f) for f in self._order]
         self._index: dict[str, list[int]] = defaultdict(list)
         for position, fact in enumerate(self._order):
             for word in fact_words(fact.key, fact.value):
