@@ -140,3 +140,40 @@ def date_candidates(
         start = resolve_valid_from(c.evidence, when) if c.evidence else None
         out.append(c.model_copy(update={"valid_from": start or when}))
     return out
+
+
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_DUE = re.compile(
+    r"\b(?:before|by|until|till|due(?:\s+on|\s+by)?|no\s+later\s+than)\s+(?:the\s+)?"
+    rf"(?P<date>{_ISO}|{_DAY_MONTH}|{_MONTH_DAY}|(?:next\s+)?(?:"
+    + "|".join(_WEEKDAYS)
+    + r"))\b",
+    re.I,
+)
+
+
+def resolve_deadline(sentence: str, said_at: datetime) -> datetime | None:
+    """The day something is due by ("before May 12", "by Friday"), or None.
+
+    A date without a year is the next one on or after the day it was said; a
+    weekday is the next such day. Returns the start of that day.
+    """
+    match = _DUE.search(sentence)
+    if match is None:
+        return None
+    text = match.group("date").lower()
+    day = _start_of_day(said_at)
+    name = text.removeprefix("next").strip()
+    if name in _WEEKDAYS:
+        ahead = (_WEEKDAYS.index(name) - day.weekday()) % 7
+        if text.startswith("next") and ahead == 0:
+            ahead = 7
+        return day + timedelta(days=ahead)
+    try:
+        parsed = date_parser.parse(text, default=day.replace(month=1, day=1))
+    except (ValueError, OverflowError):
+        return None
+    parsed = parsed.replace(tzinfo=said_at.tzinfo)
+    if not re.search(r"\d{4}", text) and parsed < day:
+        parsed += relativedelta(years=1)
+    return parsed
