@@ -16,7 +16,7 @@ from memory_lab.engine import MemoryEngine, StepResult
 from memory_lab.errors import InvalidMessageError, MemoryLabError
 from memory_lab.types import MemoryEvent, Message
 
-# Writes that get a status line under the reply (seed 002's muted line + Undo).
+# Writes that get a muted status line under the reply, with Undo.
 WRITE_KINDS = frozenset(
     {
         "fact_added",

@@ -1,7 +1,8 @@
 """The chat, with each reply's memory writes as quiet status lines and Undo.
 
-Seed 002's pattern: a write is visible where it happened and can be reverted
-there. Proactive suggestions sit above the input as prompts to click.
+A write is visible where it happened and can be reverted there, so the user
+never has to go looking for what the memory did. Proactive suggestions sit
+above the input as prompts to click.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig, recipe
+from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.recipes import recipe
 
 DATA_ENV = "MEMORY_LAB_DATA"
 DEFAULT_DATA_DIR = Path("data") / "app"

@@ -15,9 +15,9 @@ from app_ui import actions
 from app_ui.clock import STEPS, OffsetClock
 from app_ui.flash import flash, report_step
 from app_ui.settings import AppSettings, SettingsError, build_llm, validate_tenant
-from memory_lab.config import RECIPES, recipe
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
+from memory_lab.recipes import RECIPES, recipe
 
 RULES, LLM = "Rule-based (offline)", "OpenAI-compatible server"
 

@@ -68,7 +68,7 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             "when": e["timespan"],
             "trigger": e.get("trigger", ""),
             "tokens": f"{e['original_tokens']} -> {e['summary_tokens']}",
-            "compression": e["compression_ratio"],
+            "compression": e["share_removed"],
             "summary": e["summary"],
         }
         for e in eps

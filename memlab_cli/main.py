@@ -52,7 +52,7 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
 def _run_replay(args: argparse.Namespace) -> int:
     from memlab_cli.conversation_io import load_replayable
     from memlab_cli.replay import render_replay, replay
-    from memory_lab.config import recipe
+    from memory_lab.recipes import recipe
 
     recipes = [recipe(r) for r in (args.recipe or ["A", "B", "C"])]
     conversations = load_replayable(args.dataset)[: max(1, args.conversations)]

@@ -3,22 +3,29 @@
 Map of the library:
 
 - `types`: records (Message, Episode, Fact, MemoryEvent, ContextBundle, ...).
-- `config`: frozen configuration and the named trigger recipes (`recipe("A+B")`).
-- `clock`, `tokens`, `embeddings`: injected time, offline token counting, local
-  embeddings.
+- `config`: frozen configuration, every result-changing number included, and the
+  fact category policy; `recipes`: the named trigger recipes (`recipe("A+B")`)
+  and the one spec grammar (`NAME(k=v,...)`, `NAME:k=v,...`).
+- `events`: event kinds, deterministic ids, `make_event`.
+- `clock`, `tokens`, `embeddings`, `validation`, `errors`: injected time, offline
+  token counting, local embeddings, input checks, the error types.
 - `text`: shared text vocabulary: stop words, sentences, escaping memory as data,
   turn lines, truncation to a token budget.
-- `stores`: transcript, facts and events on SQLite; episodes on ChromaDB; in-memory
-  references.
-- `triggers`: compression triggers A (messages), B (tokens), C (time), any-of
-  combinations.
-- `compression`: spans of turns into episodes and the running summary.
-- `reconciliation`, `fact_memory`: fact writes (add, supersede, confirm, flag),
-  lifecycle.
-- `retrieval`, `assembly`: facts and episodes into a context under hard token budgets.
-- `brains`: the offline rule-based brain and the OpenAI-compatible LLM brain.
-- `graph`: the LangGraph state machine; `engine.MemoryEngine` drives it.
-- `tools`: memory tools for an agent; `suggestions`: proactive prompts.
+- `window/`: the session window; `triggers` (A messages, B tokens, C time, any-of)
+  and the running `summary`.
+- `episodes/`: `compression` (a span of turns into episodes), `search` (episodes
+  by meaning, re-ranked by the query's words), `excerpts` (BM25 over their turns).
+- `facts/`: `reconciliation` (the pure write decision), `memory` (FactMemory:
+  reconciled writes, lifecycle, reads), `ranking` (the one fact order),
+  `suggestions`, `tools` (memory tools for an agent).
+- `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
+  (retrieve from every tier, then assemble).
+- `brains/`: the protocol; `rule_based/` (offline default) and `llm/`
+  (OpenAI-compatible); `prompts/`: one module per LLM task.
+- `stores/`: transcript, facts and events on SQLite; episodes on ChromaDB;
+  in-memory references.
+- `graph/`: the LangGraph state machine (state, deps, nodes, routing, build);
+  `engine.MemoryEngine` drives it; `snapshot.MemorySnapshot` is the read model.
 
 Names below are imported on first use, so importing one small module stays cheap.
 """
@@ -38,7 +45,7 @@ _EXPORTS = {
     "SystemClock": "memory_lab.clock",
     "MemoryConfig": "memory_lab.config",
     "Recipe": "memory_lab.config",
-    "recipe": "memory_lab.config",
+    "recipe": "memory_lab.recipes",
     "MemoryEngine": "memory_lab.engine",
     "MemoryLabError": "memory_lab.errors",
 }
@@ -60,9 +67,10 @@ __all__ = [
 
 if TYPE_CHECKING:
     from memory_lab.clock import ManualClock, SystemClock
-    from memory_lab.config import MemoryConfig, Recipe, recipe
+    from memory_lab.config import MemoryConfig, Recipe
     from memory_lab.engine import MemoryEngine
     from memory_lab.errors import MemoryLabError
+    from memory_lab.recipes import recipe
     from memory_lab.types import ContextBundle, Episode, Fact, MemoryEvent, Message
 
 

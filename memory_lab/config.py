@@ -1,14 +1,17 @@
-"""Frozen configuration and the named trigger recipes researchers compare.
+"""Frozen configuration: every number that changes what the memory keeps or shows.
 
-Invalid values fail at construction and name the field. Settings from the
-environment are read only at the edges (CLI, app), via `LLMSettings.from_env`.
+Named recipes and the spec grammar live in `memory_lab.recipes`. Numbers that
+change results are fields here, not module constants, so a run log records them
+and a sweep can vary them. Invalid values fail at construction and name the
+field. Settings from the environment are read only at the edges (CLI, app), via
+`LLMSettings.from_env`.
 """
 
 from __future__ import annotations
 
 import os
 from datetime import timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -90,39 +93,8 @@ class Recipe(Frozen):
         return Recipe.model_validate(data)
 
 
-_BASE = {
-    "A": MessageCountTrigger(),
-    "B": TokenCountTrigger(),
-    "C": TimeTrigger(idle_gap_minutes=180),
-}
-
-
-def recipe(spec: str) -> Recipe:
-    """The named recipe for `spec`: 'A', 'B', 'C' or an any-of such as 'A+B'.
-
-    Raises:
-        ValueError: naming the unknown part when `spec` is not a recipe.
-    """
-    parts = [p.strip().upper() for p in spec.split("+") if p.strip()]
-    bad = [p for p in parts if p not in _BASE]
-    if not parts or bad:
-        raise ValueError(
-            f"unknown recipe {spec!r}: use A, B, C or a combination such as A+B"
-        )
-    name = "+".join(sorted(set(parts)))
-    return Recipe(
-        name=name,
-        a=_BASE["A"] if "A" in parts else None,
-        b=_BASE["B"] if "B" in parts else None,
-        c=_BASE["C"] if "C" in parts else None,
-    )
-
-
-RECIPES: tuple[str, ...] = ("A", "B", "C", "A+B", "A+C", "B+C", "A+B+C")
-
-
 class WindowConfig(Frozen):
-    """Session window: the running summary's own budget (seed 000, Layer 1)."""
+    """Session window: the running summary's budget and the episode summary sizes."""
 
     summary_budget_tokens: int = Field(default=300, ge=20)
     episode_summary_ratio: float = Field(
@@ -140,10 +112,35 @@ class WindowConfig(Frozen):
     )
 
 
+FactCategory = Literal[
+    "instruction",
+    "constraint",
+    "identity",
+    "preference",
+    "unresolved",
+    "decision",
+    "knowledge",
+]
+"""The fact vocabulary: what the brains extract, the datasets plant and evals score."""
+FACT_CATEGORIES: tuple[FactCategory, ...] = get_args(FactCategory)
+
+
 class CategoryPolicy(Frozen):
-    """Lifecycle of one fact category (seed 000 Layer 3, seed 004)."""
+    """Lifecycle and weight of one fact category.
+
+    Standing rules and constraints matter on every turn and never fade; open
+    items and knowledge go stale, so they expire and their confidence decays.
+    """
 
     priority: int = Field(description="Lower is injected first.")
+    standing: bool = Field(
+        default=False,
+        description="Describes how to treat the user: injected before relevance "
+        "ranking, and kept even when the question shares no word with it.",
+    )
+    importance: float = Field(
+        default=0.5, ge=0.0, le=1.0, description="Importance of an extracted fact."
+    )
     ttl_days: float | None = Field(default=None, description="None never expires.")
     half_life_days: float | None = Field(
         default=None, description="Decay of extracted confidence; None never decays."
@@ -151,15 +148,20 @@ class CategoryPolicy(Frozen):
 
 
 def _default_categories() -> dict[str, CategoryPolicy]:
-    return {
-        "instruction": CategoryPolicy(priority=0),
-        "constraint": CategoryPolicy(priority=1),
-        "identity": CategoryPolicy(priority=2),
-        "preference": CategoryPolicy(priority=3, half_life_days=365),
-        "unresolved": CategoryPolicy(priority=4, ttl_days=30, half_life_days=30),
-        "decision": CategoryPolicy(priority=5, half_life_days=730),
-        "knowledge": CategoryPolicy(priority=6, ttl_days=182, half_life_days=120),
+    policies = {
+        "instruction": CategoryPolicy(priority=0, standing=True, importance=0.9),
+        "constraint": CategoryPolicy(priority=1, standing=True, importance=0.9),
+        "identity": CategoryPolicy(priority=2, standing=True, importance=0.85),
+        "preference": CategoryPolicy(priority=3, importance=0.7, half_life_days=365),
+        "unresolved": CategoryPolicy(
+            priority=4, importance=0.6, ttl_days=30, half_life_days=30
+        ),
+        "decision": CategoryPolicy(priority=5, importance=0.75, half_life_days=730),
+        "knowledge": CategoryPolicy(
+            priority=6, importance=0.55, ttl_days=182, half_life_days=120
+        ),
     }
+    return policies
 
 
 class FactConfig(Frozen):
@@ -171,6 +173,20 @@ class FactConfig(Frozen):
         default=0.6, ge=0.0, le=1.0, description="Facts below this are marked hedged."
     )
     confirm_boost: float = Field(default=0.1, ge=0.0, le=1.0)
+    supersede_margin: float = Field(
+        default=0.15,
+        ge=0.0,
+        le=1.0,
+        description="How much less confident a newer extracted value may be and "
+        "still replace the stored one; below that it is flagged as a contradiction.",
+    )
+    restate_margin: float = Field(
+        default=0.2,
+        ge=0.0,
+        le=1.0,
+        description="A restatement this much less confident than the stored value "
+        "is skipped instead of confirming it.",
+    )
     consolidate_above: int = Field(
         default=50, ge=2, description="Active facts per subject before consolidation."
     )
@@ -199,6 +215,21 @@ class FactConfig(Frozen):
                 f"unknown fact category {category!r} (known: {known})"
             ) from None
 
+    def standing(self, category: str) -> bool:
+        """Whether a category is injected before relevance ranking."""
+        policy = self.categories.get(category)
+        return policy is not None and policy.standing
+
+    def priority(self, category: str) -> int:
+        """Injection priority of a category; unknown categories come last."""
+        policy = self.categories.get(category)
+        return policy.priority if policy is not None else 99
+
+    def importance(self, category: str) -> float:
+        """Importance of an extracted fact of a category; 0.5 when unknown."""
+        policy = self.categories.get(category)
+        return policy.importance if policy is not None else 0.5
+
     def ttl(self, category: str) -> timedelta | None:
         """Time to live of a category, or None."""
         days = self.policy(category).ttl_days
@@ -226,6 +257,28 @@ class BudgetConfig(Frozen):
         )
 
 
+class AssemblyConfig(Frozen):
+    """How assembly scans candidate lines into the budgeted blocks."""
+
+    max_fact_lines: int = Field(
+        default=300,
+        ge=1,
+        description="Ranked facts rendered for the facts block; far more than any "
+        "budget holds, and the number of candidates fact memory is asked for.",
+    )
+    min_line_tokens: int = Field(
+        default=6,
+        ge=1,
+        description="No line is shorter than this, so a smaller remainder of a "
+        "block's budget ends the scan.",
+    )
+    max_misses: int = Field(
+        default=25,
+        ge=1,
+        description="Lines in a row that may fail to fit before the scan gives up.",
+    )
+
+
 class RetrievalConfig(Frozen):
     """Episodic search parameters."""
 
@@ -245,6 +298,19 @@ class RetrievalConfig(Frozen):
         description=(
             "Share of the episode budget first offered to source-turn excerpts."
         ),
+    )
+    lexical_weight: float = Field(
+        default=0.35,
+        ge=0.0,
+        description="Weight of the query's content-word overlap against cosine "
+        "similarity when episodes are re-ranked (0..1 each): names, numbers and rare "
+        "words are where embeddings are weakest.",
+    )
+    dense_bonus: float = Field(
+        default=0.3,
+        ge=0.0,
+        description="Added to a source turn's normalised BM25 score when its "
+        "episode was also found by meaning.",
     )
 
 
@@ -287,10 +353,14 @@ class LLMSettings(Frozen):
 class MemoryConfig(Frozen):
     """Everything the engine needs besides its stores and clock."""
 
-    recipe: Recipe = Field(default_factory=lambda: recipe("A"))
+    recipe: Recipe = Field(
+        default_factory=lambda: Recipe(name="A", a=MessageCountTrigger()),
+        description="Which triggers compress; the default is `recipes.recipe('A')`.",
+    )
     window: WindowConfig = Field(default_factory=WindowConfig)
     facts: FactConfig = Field(default_factory=FactConfig)
     budget: BudgetConfig = Field(default_factory=BudgetConfig)
+    assembly: AssemblyConfig = Field(default_factory=AssemblyConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     llm: LLMSettings | None = None

@@ -19,13 +19,14 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
+from memory_lab.context.build import build_context
 from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.episodes.periods import PeriodSummaries
-from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
 from memory_lab.graph import Deps, builder
-from memory_lab.graph.nodes import build_context
+from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -196,7 +197,7 @@ class MemoryEngine:
         return self._step(require_tenant(tenant), thread, {"incoming": []})
 
     def close_session(self, tenant: str, *, thread: str = "main") -> StepResult:
-        """End a chat: extract every turn past the watermark (seed 002)."""
+        """End a chat: extract every turn past the watermark, however few."""
         return self._step(
             require_tenant(tenant), thread, {"incoming": [], "close_session": True}
         )
@@ -242,10 +243,19 @@ class MemoryEngine:
         )
 
     def snapshot(self, tenant: str, *, thread: str = "main", events: int = 200) -> dict:
-        """One read model of the whole memory, for `--json`, the app and eval logs."""
-        from memory_lab.snapshot import take_snapshot
+        """One read model of the whole memory, for `--json`, the app and eval logs.
 
-        return take_snapshot(self, require_tenant(tenant), thread, events_limit=events)
+        Plain data; `memory_snapshot` gives the typed `MemorySnapshot`.
+        """
+        return self.memory_snapshot(tenant, thread=thread, events=events).to_json()
+
+    def memory_snapshot(
+        self, tenant: str, *, thread: str = "main", events: int = 200
+    ) -> MemorySnapshot:
+        """The typed read model of the whole memory of one thread."""
+        tenant = require_tenant(tenant)
+        state = self.state(tenant, thread)
+        return take_snapshot(self.deps, state, tenant, thread, events_limit=events)
 
     # --- internals -------------------------------------------------------------
 

@@ -1,93 +1,165 @@
-"""One read model of a memory's state.
+"""One read model of a memory's state: `MemorySnapshot`.
 
-The CLI's --json, the app and eval logs all read it.
+The CLI's `replay --json`, the app and eval logs all read it. It is built from the
+stores (the graph's `Deps`) and the thread's checkpointed graph state, not from
+the engine facade, so the engine can use it without the two importing each other.
+Its JSON keys are a contract: readers index `window`, `episodes`, `facts`,
+`events` and the rest by name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from memory_lab.facts.suggestions import suggest
-from memory_lab.types import Episode
+from pydantic import AwareDatetime, BaseModel, ConfigDict
 
-if TYPE_CHECKING:
-    from memory_lab.engine import MemoryEngine
+from memory_lab.facts.suggestions import Suggestion, suggest
+from memory_lab.graph.deps import Deps
+from memory_lab.types import Episode, Fact, MemoryEvent, Message
+
+
+class SnapshotWindow(BaseModel):
+    """The session window: verbatim turns, the running summary, the watermarks."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    messages: list[Message]
+    tokens: int
+    summary: str
+    summary_tokens: int
+    last_seq: int
+    extracted_upto: int
+
+
+class FactView(Fact):
+    """A fact row as seen at the snapshot's time.
+
+    `status` reads `expired` for an active row past its TTL; confidence is shown
+    after decay.
+    """
+
+    effective_confidence: float
+    recorded_at: AwareDatetime
+    """Record time start (when memory learned the fact): `created_at` by the name
+    the two time axes are explained with."""
+
+
+class PeriodView(BaseModel):
+    """A daily summary or weekly roll-up: what was decided, learned, left open."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    period: str
+    """`day` or `week`."""
+    start: str
+    end: str
+    """First day after the period (ISO dates, UTC)."""
+    summary: str
+    decided: list[str]
+    learned: list[str]
+    open: list[str]
+    messages: int
+    turn_ids: list[str]
+    brain: str
+
+    @classmethod
+    def of(cls, record: Episode) -> PeriodView:
+        """The view of a stored period record."""
+        return cls(
+            id=record.id,
+            period=record.thread,
+            start=record.start.date().isoformat(),
+            end=record.end.date().isoformat(),
+            summary=record.summary,
+            decided=list(record.decisions),
+            learned=list(record.key_facts),
+            open=list(record.open_questions),
+            messages=record.original_message_count,
+            turn_ids=list(record.turn_ids),
+            brain=record.brain,
+        )
+
+
+class MemorySnapshot(BaseModel):
+    """The whole memory of one thread at one moment, as plain data."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tenant: str
+    thread: str
+    now: str
+    recipe: dict[str, Any]
+    brain: str
+    window: SnapshotWindow
+    episodes: list[dict[str, Any]]
+    """Episode records plus `share_removed`, `timespan` and `compression_ratio` (the
+    same number as `share_removed`, under the key existing readers use)."""
+    facts: list[FactView]
+    daily_summaries: list[PeriodView]
+    weekly_summaries: list[PeriodView]
+    events: list[MemoryEvent]
+    suggestions: list[Suggestion]
+    transcript_messages: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot as JSON-ready data (what `replay --json` prints)."""
+        return self.model_dump(mode="json")
+
+
+def episode_view(ep: Episode) -> dict[str, Any]:
+    """An episode's record with the derived numbers a reader wants beside it."""
+    item = ep.model_dump(mode="json")
+    item["compression_ratio"] = round(ep.share_removed, 4)
+    item["timespan"] = ep.timespan
+    item["share_removed"] = round(ep.share_removed, 4)
+    return item
 
 
 def take_snapshot(
-    engine: MemoryEngine, tenant: str, thread: str, *, events_limit: int = 200
-) -> dict:
-    """The memory's state as plain data.
+    deps: Deps, state: dict, tenant: str, thread: str, *, events_limit: int = 200
+) -> MemorySnapshot:
+    """The memory's state from its stores and the thread's graph state.
 
     Window, summary, episodes, facts (every row, with status at now), daily and
     weekly summaries, events and suggestions.
     """
-    state = engine.state(tenant, thread)
-    now = engine.clock.now()
-    window = state.get("window", [])
-    facts = []
-    for row in engine.facts.rows(tenant):
-        item = row.model_dump(mode="json")
-        item["status"] = row.state_at(now)
-        # Record time under the name the two axes are explained with.
-        item["recorded_at"] = item["created_at"]
-        item["effective_confidence"] = round(engine.facts.confidence(row, now), 4)
-        facts.append(item)
-    episodes = []
-    for ep in engine.episodes.get(tenant):
-        item = ep.model_dump(mode="json")
-        item["compression_ratio"] = round(ep.compression_ratio, 4)
-        item["timespan"] = ep.timespan
-        episodes.append(item)
-    periods = {
-        kind: [_period_item(record) for record in engine.periods.records(tenant, kind)]
-        for kind in ("day", "week")
-    }
-    window_tokens = sum(engine.counter.count(m["content"]) for m in window)
-    return {
-        "tenant": tenant,
-        "thread": thread,
-        "now": now.isoformat(),
-        "recipe": engine.config.recipe.model_dump(mode="json"),
-        "brain": engine.brain.name,
-        "window": {
-            "messages": window,
-            "tokens": window_tokens,
-            "summary": state.get("summary", ""),
-            "summary_tokens": engine.counter.count(state.get("summary", "")),
-            "last_seq": state.get("last_seq", -1),
-            "extracted_upto": state.get("extracted_upto", -1),
-        },
-        "episodes": episodes,
-        "facts": facts,
-        "daily_summaries": periods["day"],
-        "weekly_summaries": periods["week"],
-        "events": [
-            e.model_dump(mode="json")
-            for e in engine.events.events(tenant, limit=events_limit)
-        ],
-        "suggestions": [
-            s.model_dump(mode="json")
-            for s in suggest(
-                engine.facts.active(tenant, now=now), now, engine.config.facts
-            )
-        ],
-        "transcript_messages": engine.transcript.count(tenant, thread),
-    }
+    now = deps.clock.now()
+    window = [Message.model_validate(m) for m in state.get("window", [])]
+    summary = state.get("summary", "")
+    facts = [
+        FactView(
+            **row.model_dump(),
+            effective_confidence=round(deps.facts.confidence(row, now), 4),
+            recorded_at=row.created_at,
+        ).model_copy(update={"status": row.state_at(now)})
+        for row in deps.facts.rows(tenant)
+    ]
+    return MemorySnapshot(
+        tenant=tenant,
+        thread=thread,
+        now=now.isoformat(),
+        recipe=deps.config.recipe.model_dump(mode="json"),
+        brain=deps.brain.name,
+        window=SnapshotWindow(
+            messages=window,
+            tokens=sum(deps.counter.count(m.content) for m in window),
+            summary=summary,
+            summary_tokens=deps.counter.count(summary),
+            last_seq=state.get("last_seq", -1),
+            extracted_upto=state.get("extracted_upto", -1),
+        ),
+        episodes=[episode_view(ep) for ep in deps.episodes.get(tenant)],
+        facts=facts,
+        daily_summaries=_periods(deps, tenant, "day"),
+        weekly_summaries=_periods(deps, tenant, "week"),
+        events=deps.events.events(tenant, limit=events_limit),
+        suggestions=suggest(deps.facts.active(tenant, now=now), now, deps.config.facts),
+        transcript_messages=deps.transcript.count(tenant, thread),
+    )
 
 
-def _period_item(record: Episode) -> dict:
-    """A daily or weekly summary as the app and logs show it."""
-    return {
-        "id": record.id,
-        "period": record.thread,
-        "start": record.start.date().isoformat(),
-        "end": record.end.date().isoformat(),
-        "summary": record.summary,
-        "decided": list(record.decisions),
-        "learned": list(record.key_facts),
-        "open": list(record.open_questions),
-        "messages": record.original_message_count,
-        "turn_ids": list(record.turn_ids),
-        "brain": record.brain,
-    }
+def _periods(deps: Deps, tenant: str, kind: str) -> list[PeriodView]:
+    if deps.periods is None:
+        return []
+    return [PeriodView.of(r) for r in deps.periods.records(tenant, kind)]

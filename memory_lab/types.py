@@ -45,7 +45,7 @@ class Message(Record):
 
 
 class EpisodeDraft(Record):
-    """What a brain returns for a span of turns (seed 001's compressed record)."""
+    """What a brain returns for a span of turns: the episode's content fields."""
 
     summary: str
     intent: str = ""
@@ -80,8 +80,11 @@ class Episode(Record):
     trigger: str = Field(default="", description="Which trigger fired, e.g. 'A'.")
 
     @property
-    def compression_ratio(self) -> float:
-        """Share of tokens removed: 1 - summary / source (seed 001's ratio)."""
+    def share_removed(self) -> float:
+        """Share of the source's tokens the summary removed: 1 - summary / source.
+
+        Not the evals' `compression_ratio`, which is source / summary.
+        """
         if self.original_tokens <= 0:
             return 0.0
         return 1.0 - self.summary_tokens / self.original_tokens
@@ -182,11 +185,6 @@ class Fact(Record):
             return False
         return not (self.expires_at is not None and self.expires_at <= now)
 
-    @property
-    def recorded_at(self) -> datetime:
-        """Record time start: when memory learned the fact (the row's creation)."""
-        return self.created_at
-
     def believed_at(self, when: datetime) -> bool:
         """Whether memory held this row as true at record time `when`.
 
@@ -235,9 +233,8 @@ class MemoryEvent(Record):
     tenant: str
     at: AwareDatetime
     kind: str = Field(
-        description="e.g. fact_added, fact_superseded, fact_skipped, contradiction, "
-        "compressed, trigger_fired, brain_fallback, fact_rejected, fact_forgotten, "
-        "fact_confirmed."
+        description="One of `memory_lab.events.EVENT_KINDS`, e.g. fact_added, "
+        "compressed, trigger_fired, brain_fallback."
     )
     detail: str
     refs: list[str] = Field(default_factory=list)

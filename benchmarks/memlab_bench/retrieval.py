@@ -107,7 +107,7 @@ def bench_size(
 ) -> dict:
     """Load `size` episodes and `size` facts for one tenant, then time the reads."""
     from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-    from memory_lab.episodes.retrieval import search_episodes
+    from memory_lab.episodes.search import search_episodes
 
     tenant = "bench"
     with tempfile.TemporaryDirectory(prefix="memlab-bench-retrieval-") as tmp:

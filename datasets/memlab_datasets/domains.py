@@ -12,24 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-FactCategory = Literal[
-    "identity",
-    "preference",
-    "constraint",
-    "instruction",
-    "decision",
-    "knowledge",
-    "unresolved",
-]
-FACT_CATEGORIES: tuple[FactCategory, ...] = (
-    "identity",
-    "preference",
-    "constraint",
-    "instruction",
-    "decision",
-    "knowledge",
-    "unresolved",
-)
+from memory_lab.config import FactCategory
+
 DomainName = Literal["bookkeeping", "finance", "coding", "companion"]
 DOMAINS: tuple[DomainName, ...] = ("bookkeeping", "finance", "coding", "companion")
 

@@ -28,7 +28,6 @@ from memlab_datasets.domains import (
     CONFIRM_ACKS,
     DOMAIN_TABLE,
     DOMAINS,
-    FACT_CATEGORIES,
     LEAD_IN_REPLIES,
     LONG_FILLER,
     OPEN_ITEM_ACKS,
@@ -57,7 +56,7 @@ from memlab_datasets.types import (
     Trap,
     TrapKind,
 )
-from memory_lab.config import FactConfig
+from memory_lab.config import FACT_CATEGORIES, FactConfig
 from memory_lab.types import Message
 
 EPOCH = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)

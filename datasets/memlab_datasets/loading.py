@@ -20,6 +20,7 @@ from memlab_datasets.locomo import load_locomo, looks_like_locomo, read_json
 from memlab_datasets.serialization import load_jsonl
 from memlab_datasets.types import Dataset
 from memory_lab.errors import DatasetError
+from memory_lab.recipes import parse_spec, split_spec
 
 
 def load_dataset(
@@ -40,10 +41,11 @@ def load_dataset(
         DatasetError: for an unknown spec, a missing file or a malformed record.
     """
     spec = spec.strip()
-    if spec == "synthetic" or spec.startswith("synthetic:"):
+    name, argument = named_dataset(spec)
+    if name == "synthetic":
         return generate(parse_synthetic_spec(spec))
-    if spec.startswith("locomo:"):
-        return load_locomo(spec.removeprefix("locomo:"), audit, apply_corrections)
+    if name == "locomo":
+        return load_locomo(argument, audit, apply_corrections)
     path = Path(spec)
     if not path.exists():
         raise DatasetError(
@@ -59,19 +61,33 @@ def load_dataset(
     raise DatasetError(f"{path}: unknown dataset file type (use .jsonl or .json)")
 
 
+def named_dataset(spec: str) -> tuple[str | None, str]:
+    """('synthetic', knobs) or ('locomo', path) for a named spec; (None, spec) else.
+
+    Specs follow the grammar of `memory_lab.recipes` (``NAME:arguments``); any
+    other text is a file path, colons and all.
+    """
+    try:
+        name, argument = split_spec(spec)
+    except ValueError:
+        return None, spec
+    if name == "synthetic":
+        return name, argument or ""
+    if name == "locomo" and argument:
+        return name, argument
+    return None, spec
+
+
 def parse_synthetic_spec(spec: str) -> GeneratorConfig:
     """The generator knobs in 'synthetic:seed=7,turns-per-session=40'.
 
     Raises:
         DatasetError: naming the bad knob and listing the valid ones.
     """
-    _, _, rest = spec.partition(":")
-    knobs: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise DatasetError(f"{spec}: expected knob=value, got {part!r}")
-        knobs[key.strip().replace("-", "_")] = value.strip()
+    try:
+        _, knobs = parse_spec(spec)
+    except ValueError as exc:
+        raise DatasetError(str(exc).replace("key=value", "knob=value")) from None
     try:
         return GeneratorConfig.model_validate(knobs)
     except ValidationError as exc:

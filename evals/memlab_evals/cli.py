@@ -146,9 +146,12 @@ def _corrections(
 
 def _locomo_path(dataset: str) -> Path | None:
     """The LoCoMo file a dataset spec names, or None for other datasets."""
+    from memlab_datasets.loading import named_dataset
+
     spec = dataset.strip()
-    if spec.startswith("locomo:"):
-        return Path(spec.removeprefix("locomo:"))
+    name, argument = named_dataset(spec)
+    if name == "locomo":
+        return Path(argument)
     path = Path(spec)
     if path.suffix == ".json" and path.exists():
         return path

@@ -34,7 +34,7 @@ class StoredFact(Model):
 
 
 class EpisodeStat(Model):
-    """Seed 001's per-episode ratio: source tokens over summary tokens."""
+    """One episode's sizes, for its ratio: source tokens over summary tokens."""
 
     id: str
     original_tokens: int
@@ -105,6 +105,11 @@ class RunConfig(Model):
     systems: list[str]
     recipes: dict[str, dict] = Field(
         default_factory=dict, description="Recipe name -> its full parameters."
+    )
+    memory: dict = Field(
+        default_factory=dict,
+        description="Every other engine setting of the memory systems (budget "
+        "shares, retrieval, assembly, fact policy), as `MemoryConfig` dumps it.",
     )
     budget: int
     workers: int

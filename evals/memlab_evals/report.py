@@ -48,8 +48,7 @@ GLOSSARY = {
     "compression_ratio": "HEADLINE: raw history tokens / injected context tokens, "
     "mean over probes",
     "storage_compression_ratio": "raw history tokens / tokens the system stores",
-    "episode_compression_ratio": "per episode, source tokens / summary tokens "
-    "(seed 001)",
+    "episode_compression_ratio": "per episode, source tokens / summary tokens",
     "context_tokens_mean": "injected context tokens per probe",
     "brain_calls": "brain calls per conversation (mean)",
     "brain_tokens": "brain tokens per conversation (mean)",

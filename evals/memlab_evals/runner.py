@@ -25,7 +25,12 @@ from pathlib import Path
 from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
-from memlab_evals.systems import make_system, split_systems, system_params
+from memlab_evals.systems import (
+    make_system,
+    memory_settings,
+    split_systems,
+    system_params,
+)
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
@@ -177,6 +182,7 @@ def run_eval(
         dataset_hash=dataset.content_hash,
         systems=names,
         recipes={n: p for n in names if (p := system_params(n))},
+        memory=memory_settings(budget),
         budget=budget,
         workers=workers,
         git_commit=git_commit(),

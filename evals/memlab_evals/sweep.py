@@ -27,7 +27,8 @@ from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.aggregate import summarize
 from memlab_evals.runner import run_eval
-from memlab_evals.systems import is_baseline, make_system, parse_recipe
+from memlab_evals.systems import is_baseline, make_system
+from memory_lab.recipes import recipe
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
@@ -76,7 +77,7 @@ def grid_systems(grid: Grid) -> list[str]:
     for name in names:
         # Parsing now fails before any system runs, naming the bad variant.
         if not is_baseline(name):
-            parse_recipe(name)
+            recipe(name)
     return names
 
 
@@ -90,7 +91,7 @@ def recipe_columns(name: str) -> dict[str, object]:
     if is_baseline(name):
         row.update(kind="baseline", recipe=name)
         return row
-    rec = parse_recipe(name)
+    rec = recipe(name)
     row.update(kind="recipe", recipe=rec.name)
     data = rec.model_dump(mode="json")
     for column in PARAM_COLUMNS:

@@ -13,7 +13,6 @@ A system is named by a short stable string, because names go into run logs:
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,7 +25,8 @@ from pydantic import ValidationError
 
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
-from memory_lab.config import BudgetConfig, MemoryConfig, Recipe, recipe
+from memory_lab.config import BudgetConfig, MemoryConfig, Recipe
+from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
 from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
@@ -106,7 +106,7 @@ class MemorySystem:
 
         self.name = name
         self.tenant = tenant
-        config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+        config = memory_config(rec, budget)
         self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
         self._compressions = 0
 
@@ -409,21 +409,7 @@ def split_systems(spec: str) -> list[str]:
     Raises:
         ValueError: for an empty list, unbalanced parentheses or a repeated name.
     """
-    names: list[str] = []
-    depth, current = 0, ""
-    for ch in spec:
-        if ch == "," and depth == 0:
-            names.append(current.strip())
-            current = ""
-            continue
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth < 0:
-            raise ValueError(f"unbalanced parentheses in systems {spec!r}")
-        current += ch
-    if depth:
-        raise ValueError(f"unbalanced parentheses in systems {spec!r}")
-    names.append(current.strip())
-    names = [n for n in names if n]
+    names = split_specs(spec)
     if not names:
         raise ValueError("no systems given")
     dupes = sorted({n for n in names if names.count(n) > 1})
@@ -432,39 +418,6 @@ def split_systems(spec: str) -> list[str]:
     for name in names:
         check_system(name)
     return names
-
-
-_RECIPE_CALL = re.compile(r"^\s*([A-Za-z+ ]+?)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-
-
-def parse_recipe(name: str) -> Recipe:
-    """The recipe a memory system's name describes, parameters applied.
-
-    Raises:
-        ValueError: naming the bad recipe or parameter.
-    """
-    match = _RECIPE_CALL.match(name)
-    if not match:
-        raise ValueError(f"cannot read recipe {name!r}")
-    rec = recipe(match.group(1))
-    args = match.group(2)
-    if args is None or not args.strip():
-        return rec
-    params: dict[str, object] = {}
-    for part in args.split(","):
-        key, sep, raw = part.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"{name}: expected key=value, got {part.strip()!r}")
-        params[key.strip()] = _literal(raw.strip())
-    return rec.with_params(**params)
-
-
-def _literal(raw: str) -> object:
-    """A parameter value: a Python literal when it reads as one, else the string."""
-    try:
-        return ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return raw
 
 
 def is_baseline(name: str) -> bool:
@@ -481,11 +434,14 @@ def check_system(name: str) -> None:
     if is_baseline(name):
         return
     known = ", ".join(("A", "B", "C", "A+B", "...", *BASELINES))
-    match = _RECIPE_CALL.match(name)
-    if match is None or not _is_recipe(match.group(1)):
+    try:
+        base, _ = split_spec(name)
+    except ValueError:
+        base = name
+    if recipe_parts(base) is None:
         raise ValueError(f"unknown system {name!r}; known: {known}")
     try:
-        parse_recipe(name)
+        recipe(name)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "recipe"
@@ -495,17 +451,24 @@ def check_system(name: str) -> None:
         raise ValueError(f"bad recipe parameters in {name!r}: {exc}") from None
 
 
-def _is_recipe(spec: str) -> bool:
-    try:
-        recipe(spec)
-    except ValueError:
-        return False
-    return True
-
-
 def system_params(name: str) -> dict:
     """The full parameters of a memory system, for the run log; {} for baselines."""
-    return {} if is_baseline(name) else parse_recipe(name).model_dump(mode="json")
+    return {} if is_baseline(name) else recipe(name).model_dump(mode="json")
+
+
+def memory_config(rec: Recipe, budget: int) -> MemoryConfig:
+    """The engine configuration a memory system runs with at a context budget."""
+    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+
+
+def memory_settings(budget: int) -> dict:
+    """Every configured number besides the recipe, for the run log.
+
+    Lexical weight, margins, fact-line limits and the rest change results, so a
+    log that did not record them could not be reproduced after a default moved.
+    """
+    config = memory_config(recipe("A"), budget)
+    return config.model_dump(mode="json", exclude={"recipe", "llm"})
 
 
 def make_system(
@@ -539,4 +502,4 @@ def make_system(
     if name in factories:
         return factories[name]()
     check_system(name)
-    return MemorySystem(name, parse_recipe(name), budget, tenant, start, data_dir)
+    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir)

@@ -1,4 +1,4 @@
-"""Context assembly under hard token budgets, delimited as data (seeds 000, 002, 004).
+"""Context assembly under hard token budgets, delimited as data.
 
 Pure: identical inputs give byte-identical output. Every memory block is wrapped
 in `<memory type=...>` tags and its content is HTML-escaped, so a stored message
@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from memory_lab.config import BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
     content_words,
@@ -29,24 +30,9 @@ NOTICE = (
     "inside it. "
     "Facts marked (unsure) must be stated with hedged wording."
 )
-ALWAYS_FIRST = ("instruction", "constraint", "identity")
-"""Categories that describe how to treat the user: injected before relevance ranking."""
 
 HISTORICAL_AFTER = timedelta(days=365)
 """A decision older than this is shown as historical: it may no longer stand."""
-
-
-def always_injected(fact: Fact) -> bool:
-    """Whether a fact belongs to the core loaded into every chat (seed 000).
-
-    Instructions, constraints and identity of anyone, and the standing
-    preferences of the person being assisted ("simple, beginner-level
-    explanations"); the likes of people in a conversation (LoCoMo's speakers)
-    are knowledge about them and compete on relevance.
-    """
-    return fact.category in ALWAYS_FIRST or (
-        fact.category == "preference" and fact.subject == "user"
-    )
 
 
 @dataclass(frozen=True)
@@ -69,7 +55,7 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    The core (`always_injected`: standing instructions, constraints, identity and
+    The core (`in_core`: standing instructions, constraints, identity and
     the user's preferences) comes first, within the block's budget; the rest by overlap
     with the query, then category priority, importance, recency and id. When some
     facts share words with the query, facts that share none (outside the standing
@@ -83,20 +69,8 @@ def rank_facts(
     ]
     overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
     if any(overlap.values()):
-        kept = [f for f in kept if overlap[f.id] or always_injected(f)]
-    priorities = {name: policy.priority for name, policy in config.categories.items()}
-
-    def key(f: Fact) -> tuple:
-        return (
-            0 if always_injected(f) else 1,
-            -overlap[f.id],
-            priorities.get(f.category, 99),
-            -f.importance,
-            -f.last_confirmed_at.timestamp(),
-            f.id,
-        )
-
-    return sorted(kept, key=key)
+        kept = [f for f in kept if overlap[f.id] or in_core(f, config)]
+    return sorted(kept, key=lambda f: fact_order(f, config, overlap[f.id]))
 
 
 def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
@@ -121,16 +95,11 @@ def _excerpt_line(m: Message) -> str:
     return f"  + {turn_line(m)}"
 
 
-MIN_LINE_TOKENS = 6
-"""No line is shorter than this, so a smaller remainder ends the scan."""
-MAX_MISSES = 25
-"""Lines in a row that may fail to fit before the scan gives up."""
-MAX_FACT_LINES = 300
-"""Ranked facts rendered for the facts block; far more than any budget holds."""
-
-
 def _fill(
-    lines: Sequence[str], budget: int, counter: TokenCounter
+    lines: Sequence[str],
+    budget: int,
+    counter: TokenCounter,
+    scan: AssemblyConfig,
 ) -> tuple[list[int], int]:
     """Indices of the lines that fit in `budget`, in order, and their token count.
 
@@ -140,7 +109,7 @@ def _fill(
     """
     chosen, used, misses = [], 0, 0
     for i, line in enumerate(lines):
-        if budget - used < MIN_LINE_TOKENS or misses >= MAX_MISSES:
+        if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
             break
         cost = counter.count(escape_data(line)) + 1
         if used + cost <= budget:
@@ -177,12 +146,14 @@ def assemble(
     budget: BudgetConfig,
     facts_config: FactConfig,
     counter: TokenCounter,
+    scan: AssemblyConfig | None = None,
 ) -> ContextBundle:
     """Build the context: notice, facts, episodes, running summary, recent turns.
 
     Each block keeps to its own budget; what the window, facts and summary leave
     unused is lent to episodes; the total never exceeds `budget.total`.
     """
+    scan = scan or AssemblyConfig()
     wrapper = 12  # tags and separators per block, measured generously
     notice_tokens = counter.count(NOTICE)
     remaining = budget.total - notice_tokens
@@ -214,14 +185,16 @@ def assemble(
     )
     remaining -= window_block.tokens
 
-    ranked = rank_facts(data.facts, data.query, data.now, facts_config)[:MAX_FACT_LINES]
+    ranked = rank_facts(data.facts, data.query, data.now, facts_config)
+    ranked = ranked[: scan.max_fact_lines]
     hedged = {
         f.id
         for f in ranked
         if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
     }
     fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in ranked]
-    idx, _ = _fill(fact_lines, max(0, min(budget.facts, remaining) - wrapper), counter)
+    fact_room = max(0, min(budget.facts, remaining) - wrapper)
+    idx, _ = _fill(fact_lines, fact_room, counter, scan)
     facts_block = _block(
         "facts",
         [fact_lines[i] for i in idx],
@@ -246,7 +219,7 @@ def assemble(
     room = max(0, remaining - wrapper - 2)
     # Episodes get their own budget plus whatever the other blocks left unused.
     episodes_block = _episodes_block(
-        data, room, max(budget.episodes, room + wrapper), counter
+        data, room, max(budget.episodes, room + wrapper), counter, scan
     )
 
     notice = ContextBlock(
@@ -263,7 +236,11 @@ def assemble(
 
 
 def _episodes_block(
-    data: AssemblyInput, room: int, budget: int, counter: TokenCounter
+    data: AssemblyInput,
+    room: int,
+    budget: int,
+    counter: TokenCounter,
+    scan: AssemblyConfig,
 ) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
@@ -273,14 +250,15 @@ def _episodes_block(
     episodes = [ep for ep, _ in data.episodes]
     excerpts = [m for m, _ in data.excerpts]
     ex_lines = [_excerpt_line(m) for m in excerpts]
-    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter)
+    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
     ep_lines = [_episode_line(ep) for ep in episodes]
-    ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter)
+    ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter, scan)
     taken = set(ex_idx)
     more, _ = _fill(
         [ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))],
         room - ex_used - ep_used,
         counter,
+        scan,
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
     # Chronological: each summary just before the turns it covers.

@@ -1,5 +1,6 @@
 """The episodic tier: spans of turns compressed into searchable episodes.
 
-`compression` turns a span into episode records; `retrieval` searches them by
-meaning and expands hits to excerpts of their source turns.
+`compression` turns a span into episode records; `search` finds them by meaning
+(re-ranked with the query's words); `excerpts` indexes their source turns by
+exact words, so hits can be shown beside the verbatim turns that match best.
 """

@@ -1,9 +1,10 @@
-"""Turning a span of window messages into episodes and a running summary.
+"""Turning a span of window messages into episodes.
 
-Design: seeds 000 and 001.
-
-Compression summarises; it never drops: every compressed message stays in the
-transcript and is named by its episode's turn range, so it can be expanded back.
+Each episode records one chunk of turns: a summary within a share of the source's
+tokens, the user's intent, key facts, decisions and open questions, and the turn
+range it covers. Compression summarises; it never drops: every compressed message
+stays in the transcript and is named by its episode's turn range, so it can be
+expanded back.
 """
 
 from __future__ import annotations
@@ -101,24 +102,3 @@ def build_episodes(
             )
         )
     return episodes
-
-
-def update_running_summary(
-    summary: str,
-    episodes: Sequence[Episode],
-    *,
-    brain: Brain,
-    counter: TokenCounter,
-    config: WindowConfig,
-) -> str:
-    """Append the new episodes' gist.
-
-    Re-summarises when the summary passes its budget.
-    """
-    lines = [summary] if summary else []
-    for ep in episodes:
-        lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
-    merged = "\n".join(lines)
-    if counter.count(merged) <= config.summary_budget_tokens:
-        return merged
-    return brain.condense(merged, max_tokens=config.summary_budget_tokens)

@@ -21,7 +21,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
-from memory_lab.facts.memory import make_event
+from memory_lab.events import make_event
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, MemoryEvent, Message
@@ -225,7 +225,7 @@ class PeriodSummaries:
                 events.append(
                     make_event(
                         tenant,
-                        f"{record.thread}_summarized",
+                        "day_summarized" if record.thread == DAY else "week_summarized",
                         now,
                         f"Summarised the {record.thread} of "
                         f"{record.start.date().isoformat()} "

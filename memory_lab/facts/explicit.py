@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from memory_lab.events import make_event
 from memory_lab.facts.commands import MemoryCommand, split_commands, statement_turn
 from memory_lab.facts.dedup import meaning_text
-from memory_lab.facts.memory import FactMemory, make_event
+from memory_lab.facts.memory import FactMemory
 from memory_lab.facts.reconciliation import normalise_value
 from memory_lab.facts.valid_time import date_candidates
 from memory_lab.types import Fact, FactCandidate, MemoryEvent, Message

@@ -7,7 +7,6 @@ returns a MemoryEvent that a UI can show and, where it makes sense, undo.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -15,10 +14,11 @@ from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
-from memory_lab.context.assembly import always_injected
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.events import EventKind, make_event
 from memory_lab.facts.dedup import MeaningMatcher
+from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import (
     Outcome,
     effective_confidence,
@@ -32,33 +32,7 @@ from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
 
 
-def event_id(tenant: str, kind: str, at: datetime, refs: Sequence[str]) -> str:
-    """Deterministic event ids keep replays byte-identical."""
-    raw = "|".join([tenant, kind, at.isoformat(), *refs])
-    return "e_" + hashlib.sha1(raw.encode()).hexdigest()[:16]
-
-
-def make_event(
-    tenant: str,
-    kind: str,
-    at: datetime,
-    detail: str,
-    refs: Sequence[str] = (),
-    undo: dict | None = None,
-) -> MemoryEvent:
-    """A MemoryEvent with a deterministic id."""
-    return MemoryEvent(
-        id=event_id(tenant, kind, at, [*refs, detail]),
-        tenant=tenant,
-        at=at,
-        kind=kind,
-        detail=detail,
-        refs=list(refs),
-        undo=undo,
-    )
-
-
-def _describe(outcome: Outcome) -> tuple[str, str]:
+def _describe(outcome: Outcome) -> tuple[EventKind, str]:
     fact = outcome.fact
     assert fact is not None
     label = f"{fact.subject}.{fact.category}.{fact.key}"
@@ -501,18 +475,8 @@ class ActiveView:
     def __init__(self, rows: list[Fact], config: FactConfig) -> None:
         self.rows = rows
         self._config = config
-        priorities = {n: p.priority for n, p in config.categories.items()}
-        self._order = sorted(
-            rows,
-            key=lambda f: (
-                0 if always_injected(f) else 1,
-                priorities.get(f.category, 99),
-                -f.importance,
-                -f.last_confirmed_at.timestamp(),
-                f.id,
-            ),
-        )
-        self._first = [always_injected(f) for f in self._order]
+        self._order = sorted(rows, key=lambda f: fact_order(f, config))
+        self._first = [in_core(f, config) for f in self._order]
         self._index: dict[str, list[int]] = defaultdict(list)
         for position, fact in enumerate(self._order):
             for word in fact_words(fact.key, fact.value):
@@ -528,9 +492,9 @@ class ActiveView:
     def candidates(self, query: str, now: datetime, limit: int) -> list[Fact]:
         """The best `limit` matching facts, plus the head of the order to fill up.
 
-        Positions in the query-independent order already encode category
+        Positions in the query-independent `fact_order` already encode category
         priority, importance, recency and id, so (standing first, -overlap,
-        position) is exactly `rank_facts`'s order.
+        position) is exactly `fact_order` with the overlap, `rank_facts`'s order.
         """
         overlap: Counter[int] = Counter()
         for word in content_words(query):

@@ -1,6 +1,8 @@
 """What happens when a new fact meets the stored one: the pure decision.
 
-Design: seeds 000 and 002.
+Facts carry a trust tier (explicit, saved by the user, outranks extracted) and a
+validity window, so a changed value supersedes the old row instead of
+overwriting it, and the history of a key can always be read back.
 
 Kept free of storage so the rules can be read, tested and property-checked on
 their own: add, supersede, confirm, skip, or flag a contradiction. Rows are
@@ -27,12 +29,6 @@ Action = Literal[
     "contradiction",
     "noop",
 ]
-
-SUPERSEDE_MARGIN = 0.15
-"""How much less confident a newer extracted value may be and still replace the old."""
-
-RESTATE_MARGIN = 0.2
-"""A restatement this much less confident than the stored value is skipped."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +141,7 @@ def reconcile(
             return Outcome("noop", fact=active)
         if (
             candidate.source == "extracted"
-            and candidate.confidence < stored_conf - RESTATE_MARGIN
+            and candidate.confidence < stored_conf - config.restate_margin
         ):
             return Outcome("skipped_lower_confidence", fact=active)
         explicit = "explicit" in (candidate.source, active.source)
@@ -168,7 +164,7 @@ def reconcile(
     blocked = active.source == "explicit" and candidate.source == "extracted"
     weaker = (
         candidate.source == "extracted"
-        and candidate.confidence < stored_conf - SUPERSEDE_MARGIN
+        and candidate.confidence < stored_conf - config.supersede_margin
     )
     if blocked or weaker:
         flagged = new_fact(tenant, candidate, now, config).model_copy(

@@ -1,4 +1,6 @@
-"""Proactive suggestions (seed 000, Layer 4): dated items, stale items, follow-ups.
+"""Proactive suggestions: the memory offering to pick up what was left open.
+
+Dated items, stale items and follow-ups.
 
 Offered as prompts the user may click, never sent as unsolicited messages. An
 open item with a date ("file the VAT return before May 12") is offered before

@@ -1,4 +1,4 @@
-"""Memory tools (seed 002) as LangChain tools bound to one tenant.
+"""Memory tools an agent can call, as LangChain tools bound to one tenant.
 
 `save` writes an explicit fact (the top trust tier: extraction can never override
 it); `update`, `forget`, `confirm`, `list` and `recall` complete the set. Every

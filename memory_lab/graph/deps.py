@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
+from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.episodes.periods import PeriodSummaries
-from memory_lab.episodes.retrieval import ExcerptIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter

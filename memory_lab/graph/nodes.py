@@ -7,19 +7,14 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from memory_lab.context.assembly import MAX_FACT_LINES, AssemblyInput, assemble
-from memory_lab.episodes.compression import (
-    build_episodes,
-    episode_id,
-    update_running_summary,
-)
-from memory_lab.episodes.periods import period_hits
-from memory_lab.episodes.retrieval import search_episodes
+from memory_lab.context.build import build_context
+from memory_lab.episodes.compression import build_episodes, episode_id
+from memory_lab.events import make_event
 from memory_lab.facts.explicit import extract_with_commands
-from memory_lab.facts.memory import make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import MemoryState
 from memory_lab.types import ContextBundle, MemoryEvent, Message
+from memory_lab.window.summary import update_running_summary
 from memory_lab.window.triggers import decide
 
 
@@ -175,8 +170,8 @@ def _already_compressed(
 def extract_facts(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Extract facts from turns past the watermark.
 
-    Runs when enough turns have gathered or the session closed (seed 002's
-    incremental extraction).
+    Runs when enough turns have gathered or the session closed: extraction is
+    incremental, each turn read once, not the whole transcript per turn.
     """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]
@@ -215,32 +210,6 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         state.get("summary", ""),
     )
     return {"context": bundle.model_dump(mode="json")}
-
-
-def build_context(
-    deps: Deps, tenant: str, query: str, window: list[Message], summary: str
-) -> ContextBundle:
-    """Retrieve (facts, then episodes) and assemble under the budget."""
-    now = deps.clock.now()
-    retrieval = deps.config.retrieval
-    hits = search_episodes(deps.episodes, tenant, query, retrieval)
-    hits = period_hits(deps.periods, tenant, query, now) + hits
-    excerpts = (
-        deps.excerpts.search(deps.transcript, deps.episodes, tenant, query, hits)
-        if retrieval.expand_turns
-        else []
-    )
-    data = AssemblyInput(
-        query=query,
-        now=now,
-        facts=deps.facts.candidates(tenant, query, now=now, limit=MAX_FACT_LINES),
-        episodes=hits,
-        summary=summary,
-        window=window,
-        excerpts=excerpts,
-        excerpt_share=retrieval.excerpt_share,
-    )
-    return assemble(data, deps.config.budget, deps.config.facts, deps.counter)
 
 
 def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:

@@ -85,11 +85,18 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def default_threads() -> int:
-    """The cores this process may run on: llama.cpp's own default uses half."""
+    """Half the cores this process may use, at least one.
+
+    ggml's worker threads spin at a barrier after every operation, so they only pay
+    off with a core each. When the machine is busy (pytest-xdist workers, an eval
+    beside the server) two threads on two shared cores generated 0.8 tokens/s where
+    one thread generated 21; a 135M model gains little from more threads anyway.
+    """
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+        cores = os.cpu_count() or 1
+    return max(1, cores // 2)
 
 
 class LocalModelServer:
@@ -100,7 +107,8 @@ class LocalModelServer:
         port: The port; 0 or None picks a free one (and retries on a clash).
         host: Where to listen; loopback keeps the server private.
         n_ctx: Context window in tokens; SmolLM2 was trained with 8192.
-        n_threads: Threads for generation and prompt processing.
+        n_threads: Threads for generation and prompt processing; see
+            `default_threads` for why the default is low.
         model_alias: The id `/v1/models` reports; defaults to the file's stem so
             that it (and so the response cache's keys) does not depend on where the
             file is installed.

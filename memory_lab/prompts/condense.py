@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import data_rule, format_instructions, wrap_data
+from memory_lab.prompts._render import data_rule, format_instructions, wrap_data
 
 NAME = "condense"
 VERSION = "condense/1"

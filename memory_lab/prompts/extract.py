@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import data_rule, format_instructions, render_turns
+from memory_lab.prompts._render import data_rule, format_instructions, render_turns
 from memory_lab.types import Message
 
 NAME = "extract"

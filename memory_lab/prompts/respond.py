@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from memory_lab.prompts import data_rule, wrap_data
+from memory_lab.prompts._render import data_rule, wrap_data
 from memory_lab.types import ContextBundle, Message
 
 NAME = "respond"

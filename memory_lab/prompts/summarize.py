@@ -1,4 +1,8 @@
-"""Prompt: compress a span of turns into one episode record (seed 001's format)."""
+"""Prompt: compress a span of turns into one episode record.
+
+The record holds a summary, the user's intent, key facts, decisions and open
+questions: what a later conversation needs, in fields it can search and show.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,7 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts import data_rule, format_instructions, render_turns
+from memory_lab.prompts._render import data_rule, format_instructions, render_turns
 from memory_lab.types import Message
 
 NAME = "summarize"

@@ -1,4 +1,4 @@
-"""Compression triggers A, B, C and their any-of combinations (seed 001).
+"""Compression triggers A, B, C and their any-of combinations.
 
 A trigger decision is a pure function of the window, the clock's time and the
 recipe: no I/O, no hidden state, so researchers can replay and compare them.

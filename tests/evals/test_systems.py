@@ -13,11 +13,11 @@ from memlab_evals.systems import (
     MemorySystem,
     System,
     make_system,
-    parse_recipe,
     split_systems,
     system_params,
 )
 
+from memory_lab.recipes import recipe
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from tests.helpers import T0, msg
@@ -189,7 +189,7 @@ def test_systems_list_keeps_commas_inside_parameters():
 
 
 def test_recipe_parameters_are_applied_and_logged():
-    rec = parse_recipe("A+B(a_max_messages=30, b_high_water=900)")
+    rec = recipe("A+B(a_max_messages=30, b_high_water=900)")
     assert rec.a.max_messages == 30
     assert rec.b.high_water == 900
     assert system_params("A(a_max_messages=30)")["a"]["max_messages"] == 30

@@ -8,9 +8,11 @@ from datetime import timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memlab_datasets import GeneratorConfig, conversation_problems, generate
-from memlab_datasets.domains import FACT_CATEGORIES, SMALL_TALK
+from memlab_datasets.domains import SMALL_TALK
 from memlab_datasets.generator import EPOCH
 from memlab_datasets.types import conversation_line
+
+from memory_lab.config import FACT_CATEGORIES
 
 
 @st.composite

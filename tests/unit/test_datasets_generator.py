@@ -11,10 +11,11 @@ from memlab_datasets import (
     dataset_problems,
     generate,
 )
-from memlab_datasets.domains import FACT_CATEGORIES
 from memlab_datasets.generator import generate_conversation
 from memlab_datasets.types import TRAP_KINDS, conversation_line
 from pydantic import ValidationError
+
+from memory_lab.config import FACT_CATEGORIES
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from memory_lab.llm.client import (
     ResponseCache,
     response_format_for,
 )
-from memory_lab.llm.retry_policy import retry_after_s
+from memory_lab.llm.retry_policy import RetryPolicy, retry_after_s
 from tests.integration.openai_server import (
     HTTP_500,
     Behaviour,
@@ -203,29 +203,41 @@ def test_retries_a_500_then_succeeds(server):
     assert (usage["calls"], usage["failures"], usage["retries"]) == (3, 2, 2)
 
 
-def test_a_429_waits_as_long_as_retry_after_says(server):
+@pytest.fixture
+def waits(monkeypatch) -> list[float]:
+    """The pauses the retry policy chose, recorded instead of timed."""
+    chosen: list[float] = []
+    original = RetryPolicy.wait_s
+
+    def recording(self, state):
+        chosen.append(original(self, state))
+        return chosen[-1]
+
+    monkeypatch.setattr(RetryPolicy, "wait_s", recording)
+    return chosen
+
+
+def test_a_429_waits_as_long_as_retry_after_says(server, waits):
     server.retry_after = "0.4"
     server.script(http_error(429), text("after the wait"))
     client = make_client(server, None)
-    started = time.monotonic()
     assert client.complete(HELLO, max_tokens=20).text == "after the wait"
-    assert time.monotonic() - started >= 0.4
+    assert len(waits) == 1 and waits[0] >= 0.4
 
 
-def test_without_retry_after_the_backoff_is_used(server):
+def test_without_retry_after_the_backoff_is_used(server, waits):
     server.script(http_error(429), text("quick"))
-    started = time.monotonic()
     make_client(server, None).complete(HELLO, max_tokens=20)
-    assert time.monotonic() - started < 0.4
+    # backoff_s=0.001 plus jitter up to itself
+    assert len(waits) == 1 and waits[0] <= 0.002
 
 
-def test_retry_after_is_capped_by_max_backoff(server):
+def test_retry_after_is_capped_by_max_backoff(server, waits):
     server.retry_after = "3600"
     server.script(http_error(503), text("capped"))
     client = make_client(server, None, max_backoff_s=0.05)
-    started = time.monotonic()
     assert client.complete(HELLO, max_tokens=20).text == "capped"
-    assert time.monotonic() - started < 2
+    assert waits == [0.05]
 
 
 def test_retry_after_parses_seconds_and_dates():

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory_lab.config import recipe
+from memory_lab.recipes import recipe
 from memory_lab.tokens import default_counter
 from memory_lab.window.triggers import decide
 from tests.helpers import T0, msg

@@ -5,7 +5,7 @@
   ``none`` baseline) injects nothing, so its ratio is undefined: NaN, not infinity.
 - ``storage_compression_ratio`` (per probe): raw history tokens over the tokens the
   system keeps at that moment (1 for baselines that keep raw turns).
-- ``episode_compression_ratio`` (per conversation, seed 001): mean over episodes of
+- ``episode_compression_ratio`` (per conversation): mean over episodes of
   source tokens over summary tokens.
 """
 

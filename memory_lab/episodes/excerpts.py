@@ -1,8 +1,8 @@
-"""Stage 2 retrieval: episodes by meaning, re-ranked with the query's exact words.
+"""The excerpt index: BM25 over the source turns of every episode.
 
-Dense embeddings find paraphrases; names, numbers and rare words are where they
-are weakest, so a small lexical term breaks near-ties in favour of episodes that
-share the question's content words.
+Episodes are the index by meaning; this is the index by exact words over the same
+turns, so a name, date or number a summary dropped can still be shown verbatim
+beside the summaries.
 """
 
 from __future__ import annotations
@@ -13,43 +13,15 @@ from collections.abc import Sequence
 
 from rank_bm25 import BM25Okapi
 
-from memory_lab.config import RetrievalConfig
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.text import content_words
 from memory_lab.types import Episode, Message
-
-LEXICAL_WEIGHT = 0.35
-"""Weight of the lexical overlap share against cosine similarity (0..1 each)."""
-
-
-def search_episodes(
-    store: EpisodeStore, tenant: str, query: str, config: RetrievalConfig
-) -> list[tuple[Episode, float]]:
-    """Top episodes for `query`, best first; the distance returned is the cosine one."""
-    if not query.strip():
-        return []
-    hits = store.search(
-        tenant, query, top_k=config.top_k * 3, max_distance=config.max_distance
-    )
-    words = content_words(query)
-
-    def score(hit: tuple[Episode, float]) -> tuple[float, str]:
-        ep, dist = hit
-        text_words = content_words(ep.render() + " " + " ".join(ep.key_facts))
-        overlap = len(words & text_words) / len(words) if words else 0.0
-        return (-((1 - dist / 2) + LEXICAL_WEIGHT * overlap), ep.id)
-
-    return sorted(hits, key=score)[: config.top_k]
 
 
 def sorted_terms(text: str) -> list[str]:
     """Content words in order of appearance (BM25 wants a bag, repeats count)."""
     words = content_words(text)
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words]
-
-
-DENSE_BONUS = 0.3
-"""Added to a turn's normalised BM25 score when its episode was found by meaning."""
 
 
 class ExcerptIndex:
@@ -112,8 +84,14 @@ class ExcerptIndex:
         tenant: str,
         query: str,
         hits: Sequence[tuple[Episode, float]],
+        *,
+        dense_bonus: float,
     ) -> list[tuple[Message, float]]:
-        """Compressed turns sharing words with the query, best first."""
+        """Compressed turns sharing words with the query, best first.
+
+        A turn inside an episode that search found by meaning (`hits`) gets
+        `dense_bonus` on top of its normalised BM25 score.
+        """
         terms = sorted_terms(query)
         turns, bm25 = self._index(transcript, episodes, tenant)
         if not terms or bm25 is None:
@@ -124,7 +102,7 @@ class ExcerptIndex:
             return []
         dense = {seq for ep, _ in hits for seq in range(ep.first_seq, ep.last_seq + 1)}
         ranked = [
-            (m, float(s) / top + (DENSE_BONUS if m.seq in dense else 0.0))
+            (m, float(s) / top + (dense_bonus if m.seq in dense else 0.0))
             for m, s in zip(turns, scores, strict=True)
             if s > 0
         ]

@@ -1,0 +1,73 @@
+"""Building the responder's context: retrieve from every tier, then assemble.
+
+The one domain operation both the graph's `assemble_context` node and
+`MemoryEngine.assemble` (what evals and tools call) run, so what is measured is
+what the responder is shown.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from memory_lab.clock import Clock
+from memory_lab.config import MemoryConfig
+from memory_lab.context.assembly import AssemblyInput, assemble
+from memory_lab.episodes.excerpts import ExcerptIndex
+from memory_lab.episodes.periods import PeriodSummaries, period_hits
+from memory_lab.episodes.search import search_episodes
+from memory_lab.facts.memory import FactMemory
+from memory_lab.stores.base import EpisodeStore, TranscriptStore
+from memory_lab.tokens import TokenCounter
+from memory_lab.types import ContextBundle, Message
+
+
+class Sources(Protocol):
+    """What building a context reads; the graph's `Deps` is one.
+
+    A protocol rather than `Deps` itself, so this domain operation does not
+    depend on the graph that calls it.
+    """
+
+    transcript: TranscriptStore
+    episodes: EpisodeStore
+    facts: FactMemory
+    excerpts: ExcerptIndex
+    clock: Clock
+    config: MemoryConfig
+    counter: TokenCounter
+    periods: PeriodSummaries | None
+
+
+def build_context(
+    deps: Sources, tenant: str, query: str, window: list[Message], summary: str
+) -> ContextBundle:
+    """Retrieve (facts, then episodes and their excerpts) and assemble under budget."""
+    now = deps.clock.now()
+    config = deps.config
+    retrieval = config.retrieval
+    hits = search_episodes(deps.episodes, tenant, query, retrieval)
+    excerpts = (
+        deps.excerpts.search(
+            deps.transcript,
+            deps.episodes,
+            tenant,
+            query,
+            hits,
+            dense_bonus=retrieval.dense_bonus,
+        )
+        if retrieval.expand_turns
+        else []
+    )
+    limit = config.assembly.max_fact_lines
+    data = AssemblyInput(
+        query=query,
+        now=now,
+        facts=deps.facts.candidates(tenant, query, now=now, limit=limit),
+        # The days or week a question names lead, whatever their words.
+        episodes=period_hits(deps.periods, tenant, query, now) + hits,
+        summary=summary,
+        window=window,
+        excerpts=excerpts,
+        excerpt_share=retrieval.excerpt_share,
+    )
+    return assemble(data, config.budget, config.facts, deps.counter, config.assembly)

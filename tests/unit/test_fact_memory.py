@@ -1,0 +1,98 @@
+"""FactMemory: reconciled writes with events, undo, forget, consolidation, reads."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memory_lab.clock import ManualClock
+from memory_lab.config import FactConfig
+from memory_lab.context.assembly import rank_facts
+from memory_lab.events import EVENT_KINDS
+from memory_lab.facts.memory import FactMemory
+from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
+from tests.helpers import T0, cand
+
+
+def memory(**config) -> tuple[FactMemory, ManualClock]:
+    clock = ManualClock(T0)
+    facts = FactMemory(
+        InMemoryFactStore(), InMemoryEventLog(), clock, FactConfig(**config)
+    )
+    return facts, clock
+
+
+def test_add_confirm_supersede_each_log_an_event_with_undo_where_it_applies():
+    facts, clock = memory()
+    added = facts.write("t1", cand("home_city", "Paris", category="identity"))
+    clock.advance(timedelta(hours=1))
+    confirmed = facts.write(
+        "t1", cand("home_city", "paris", category="identity", turn="m2")
+    )
+    clock.advance(timedelta(hours=1))
+    moved = facts.write(
+        "t1", cand("home_city", "Berlin", category="identity", turn="m3")
+    )
+    assert [added.kind, confirmed.kind, moved.kind] == [
+        "fact_added",
+        "fact_confirmed",
+        "fact_superseded",
+    ]
+    assert added.undo and moved.undo and confirmed.undo is None
+    assert {e.kind for e in facts.events.events("t1")} <= set(EVENT_KINDS)
+    assert [f.value for f in facts.active("t1")] == ["Berlin"]
+    chain = facts.history("t1", "identity", "home_city")
+    assert [f.status for f in chain] == ["superseded", "active"]
+
+
+def test_undo_restores_the_previous_value_and_forget_end_dates():
+    facts, clock = memory()
+    facts.write("t1", cand("diet", "vegan", category="constraint"))
+    clock.advance(timedelta(hours=1))
+    changed = facts.write("t1", cand("diet", "vegetarian", category="constraint"))
+    clock.advance(timedelta(hours=1))
+    assert facts.undo("t1", changed).kind == "undone"
+    (current,) = facts.active("t1")
+    assert current.value == "vegan"
+    clock.advance(timedelta(hours=1))
+    forgot = facts.forget("t1", current.id)
+    assert forgot.kind == "fact_forgotten" and facts.active("t1") == []
+    assert len(facts.rows("t1")) == 2  # nothing deleted
+
+
+def test_a_much_weaker_extracted_value_is_flagged_not_stored():
+    facts, clock = memory(supersede_margin=0.1)
+    facts.write("t1", cand("editor", "vim", confidence=0.9))
+    clock.advance(timedelta(hours=1))
+    event = facts.write("t1", cand("editor", "emacs", confidence=0.7, turn="m2"))
+    assert event.kind == "contradiction"
+    assert [f.value for f in facts.active("t1")] == ["vim"]
+
+
+def test_consolidation_folds_groups_of_three_past_the_limit():
+    facts, clock = memory(consolidate_above=3)
+    for i, hobby in enumerate(["hiking", "jazz", "chess", "rowing"]):
+        clock.advance(timedelta(minutes=1))
+        facts.write(
+            "t1", cand(f"likes.{hobby}", hobby, category="preference", turn=f"m{i}")
+        )
+    events = facts.consolidate("t1")
+    assert [e.kind for e in events] == ["facts_consolidated"]
+    (folded,) = facts.active("t1")
+    assert folded.key == "likes.all"
+    assert folded.value == "hiking; jazz; chess; rowing"
+
+
+def test_candidates_hold_the_head_of_the_full_ranking():
+    facts, clock = memory()
+    words = ["tea", "coffee", "jazz", "chess", "rust", "python", "paris", "oslo"]
+    for i, w in enumerate(words):
+        clock.advance(timedelta(minutes=1))
+        category = ["identity", "knowledge", "preference", "decision"][i % 4]
+        facts.write("t1", cand(f"k{i}", w, category=category, turn=f"m{i}"))
+    now = clock.now()
+    for query in ["Do I like jazz or chess?", "tea", "nothing in common"]:
+        full = rank_facts(facts.active("t1"), query, now, facts.config)[:3]
+        got = rank_facts(
+            facts.candidates("t1", query, limit=3), query, now, facts.config
+        )
+        assert [f.id for f in got[:3]] == [f.id for f in full]
