@@ -27,6 +27,7 @@ EventKind = Literal[
     "brain_fallback",
     "fact_rejected",
     "fact_not_found",
+    "fact_restored",
     "day_summarized",
     "week_summarized",
 ]

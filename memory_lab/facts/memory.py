@@ -267,6 +267,55 @@ class FactMemory:
             self.events.append(tenant, [event])
             return event
 
+    def restore(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Make an ended or flagged row the active value of its key again.
+
+        The row that holds the key now (if any) is superseded by it, so a key
+        still has one active value. Used to undo a forget, take back a replaced
+        value, or accept a flagged contradiction.
+        """
+        tenant = require_tenant(tenant)
+        with self._lock:
+            fact = self._require(tenant, fact_id)
+            now = self.clock.now()
+            current = self._active_for(tenant, fact.subject, fact.key, now)
+            if current is not None and current.id != fact.id:
+                self._update(
+                    tenant,
+                    current.model_copy(
+                        update={
+                            "status": "superseded",
+                            "superseded_by": fact.id,
+                            "valid_until": now,
+                            "ended_at": now,
+                        }
+                    ),
+                )
+            ttl = None if fact.source == "explicit" else self.config.ttl(fact.category)
+            self._update(
+                tenant,
+                fact.model_copy(
+                    update={
+                        "status": "active",
+                        "superseded_by": None,
+                        "valid_until": None,
+                        "ended_at": None,
+                        "conflicts_with": None,
+                        "last_confirmed_at": now,
+                        "expires_at": None if ttl is None else now + ttl,
+                    }
+                ),
+            )
+            event = make_event(
+                tenant,
+                "fact_restored",
+                now,
+                f"Restored {fact.subject}.{fact.category}.{fact.key} = {fact.value!r}",
+                [fact.id, *([current.id] if current and current.id != fact.id else [])],
+            )
+            self.events.append(tenant, [event])
+            return event
+
     def confirm(self, tenant: str, fact_id: str) -> MemoryEvent:
         """Re-confirm a fact: boost its confidence and renew its TTL."""
         tenant = require_tenant(tenant)
