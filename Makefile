@@ -4,6 +4,12 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# llama-cpp-python ships only as source, and uv rebuilds it on every install here
+# (the registry sends no cache headers), so it is built once per machine into a
+# wheelhouse that later set-ups install from.
+WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
+LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
+LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
 .PHONY: setup run test lab app bench lock lint clean
 
@@ -12,7 +18,9 @@ setup: $(STAMP)
 $(STAMP): requirements.lock pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check uv==0.13.8
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	mkdir -p $(WHEELHOUSE)
+	flock $(WHEELHOUSE)/.lock sh -c 'ls $(WHEELHOUSE)/llama_cpp_python-$(LLAMA_VER)-*.whl >/dev/null 2>&1 || $(BIN)/pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir $(WHEELHOUSE) "$(LLAMA_PIN)"'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --find-links $(WHEELHOUSE) -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 

@@ -8,8 +8,8 @@ near-ties in favour of episodes that share the question's content words.
 from __future__ import annotations
 
 from memory_lab.config import RetrievalConfig
-from memory_lab.context.assembly import content_words
 from memory_lab.stores.base import EpisodeStore
+from memory_lab.text import content_words
 from memory_lab.types import Episode
 
 

@@ -181,7 +181,10 @@ class LocalModelServer:
         """The last `lines` of the server's output, for error messages."""
         if self.log_path is None or not self.log_path.exists():
             return ""
-        text = self.log_path.read_text(encoding="utf-8", errors="replace")
+        with open(self.log_path, "rb") as log:
+            # A long-running server's log grows with every request; read its end.
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 32_768))
+            text = log.read().decode("utf-8", errors="replace")
         return "\n".join(text.splitlines()[-lines:])
 
     # -- lifecycle -----------------------------------------------------------------
@@ -331,7 +334,8 @@ def serve_forever(
     try:
         server.start()
         echo(f"serving {server.model} at {server.base_url} (pid {server.pid})")
-        echo(f"started in {server.start_seconds:.1f} s; Ctrl-C stops it")
+        echo(f"started in {server.start_seconds:.1f} s; log in {server.log_path}")
+        echo("Ctrl-C stops it")
         while server.running:
             time.sleep(0.5)
         raise LocalServerError(

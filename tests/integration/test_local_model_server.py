@@ -130,5 +130,5 @@ def test_a_server_that_dies_reports_its_log(tmp_path: Path):
     server = LocalModelServer(broken, startup_timeout_s=60)
     with pytest.raises(LocalServerError, match="exited with status") as failure:
         server.start()
-    assert "last lines of" in str(failure.value)
+    assert "Failed to load model" in str(failure.value)  # quoted from the log
     assert not server.running

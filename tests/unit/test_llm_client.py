@@ -9,6 +9,8 @@ probe, and that the API key never shows.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -189,6 +191,25 @@ def test_the_cache_takes_concurrent_writers(cache):
         thread.join()
     assert len(cache) == 200
     assert cache.get("7-24") == {"text": "24"}
+
+
+def test_the_cache_takes_writers_in_other_processes(cache):
+    script = (
+        "import sys\n"
+        "from memory_lab.llm.response_cache import ResponseCache\n"
+        "cache = ResponseCache(sys.argv[1])\n"
+        "for i in range(40):\n"
+        "    cache.put(f'{sys.argv[2]}-{i}', {'text': str(i)})\n"
+        "    cache.get(f'{sys.argv[2]}-{i}')\n"
+    )
+    writers = [
+        subprocess.Popen([sys.executable, "-c", script, str(cache.path), f"p{n}"])
+        for n in range(3)
+    ]
+    for i in range(40):
+        cache.put(f"parent-{i}", {"text": str(i)})
+    assert [writer.wait(timeout=120) for writer in writers] == [0, 0, 0]
+    assert len(cache) == 160
 
 
 # -- retries and errors --------------------------------------------------------
