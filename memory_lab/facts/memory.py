@@ -204,18 +204,39 @@ class FactMemory:
         with self._lock:
             now = self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            paraphrase = False
             if current is None and self.meaning is not None:
                 # A paraphrase under another key updates or confirms the stored row.
                 current = self.meaning.match(
                     candidate, self.active(tenant, subject=candidate.subject)
                 )
                 if current is not None:
+                    paraphrase = True
                     candidate = candidate.model_copy(update={"key": current.key})
+                    if set(candidate.turn_ids) <= set(current.turn_ids):
+                        # Two readings of one sentence: the first one stands.
+                        candidate = candidate.model_copy(
+                            update={"value": current.value}
+                        )
             if current is not None and current.category != candidate.category:
                 # One key, one current value: a correction stated differently ("we
                 # switched to K3" after "we chose K2") keeps the stored category.
                 candidate = candidate.model_copy(update={"category": current.category})
             outcome = reconcile(tenant, candidate, current, now, self.config)
+            if paraphrase and outcome.fact is not None and outcome.inserts:
+                # Rewording is not a dispute: nothing to review.
+                reworded = outcome.fact.model_copy(update={"conflicts_with": None})
+                if outcome.fact.status == "active":
+                    outcome = Outcome(
+                        outcome.action,
+                        [
+                            reworded if r.id == reworded.id else r
+                            for r in outcome.inserts
+                        ],
+                        outcome.updates,
+                        reworded,
+                        outcome.previous,
+                    )
             if outcome.action == "contradiction" and self.store.get(
                 tenant, outcome.fact.id
             ):

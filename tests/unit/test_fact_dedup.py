@@ -104,3 +104,26 @@ def test_an_extracted_value_replacing_another_is_flagged_until_confirmed(embedde
     assert flagged.value == "Uppsala" and flagged.conflicts_with is not None
     memory.confirm("t", flagged.id)
     assert memory.flagged("t") == []
+
+
+def test_two_readings_of_one_sentence_keep_the_first_and_flag_nothing(embedder):
+    memory = _memory(embedder)
+    memory.write(
+        "t",
+        cand(
+            "choice.quarterly_vat_reporting",
+            "quarterly VAT reporting",
+            category="decision",
+        ),
+    )
+    memory.write(
+        "t",
+        cand(
+            "decided.go_quarterly_vat",
+            "go with quarterly VAT reporting",
+            category="decision",
+        ),
+    )
+    (row,) = memory.active("t")
+    assert row.value == "quarterly VAT reporting"
+    assert len(memory.rows("t")) == 1 and memory.flagged("t") == []
