@@ -3,9 +3,16 @@
 A write is visible where it happened and can be reverted there, so the user
 never has to go looking for what the memory did. Proactive suggestions sit
 above the input as prompts to click.
+
+Memory work runs in the engine's background worker, so a reply comes back before
+its facts are written: a quiet "memory updating" line shows while work is owed,
+and the page refreshes itself once it lands. A reply's status lines are the
+writes logged at its turn's time, up to the next reply's.
 """
 
 from __future__ import annotations
+
+from datetime import datetime
 
 import streamlit as st
 
@@ -13,17 +20,33 @@ from app_ui import actions
 from app_ui.flash import report_step, show_flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
-from memory_lab.types import Message
+from memory_lab.types import MemoryEvent, Message
 
 PENDING = "pending_prompt"
 # Only the latest turns are drawn: a long replay would otherwise slow every rerun.
 SHOWN_TURNS = 60
 
 
-def _writes(tenant: str) -> dict[str, list[dict]]:
-    """Status lines of this tab's replies, keyed by tenant then reply id."""
+def _writes(tenant: str) -> dict[str, str]:
+    """When each of this tab's replies was asked (ISO time), keyed by reply id."""
     per_tenant = st.session_state.setdefault("writes", {})
     return per_tenant.setdefault(tenant, {})
+
+
+def _reply_writes(engine: MemoryEngine, tenant: str, reply_id: str) -> list[dict]:
+    """The memory writes of a reply's turn, wherever the worker is with them."""
+    asked = _writes(tenant)
+    if reply_id not in asked:
+        return []
+    start = datetime.fromisoformat(asked[reply_id])
+    later = sorted(t for t in asked.values() if t > asked[reply_id])
+    end = datetime.fromisoformat(later[0]) if later else None
+    events: list[MemoryEvent] = engine.events.events(tenant, since=start)
+    return [
+        e.model_dump(mode="json")
+        for e in events
+        if e.kind in actions.WRITE_KINDS and (end is None or e.at < end)
+    ]
 
 
 def _undone(tenant: str) -> set[str]:
@@ -42,7 +65,7 @@ def _undo(engine: MemoryEngine, tenant: str, event: dict) -> None:
 
 
 def _status_lines(engine: MemoryEngine, tenant: str, reply_id: str) -> None:
-    for event in _writes(tenant).get(reply_id, []):
+    for event in _reply_writes(engine, tenant, reply_id):
         text, button = st.columns([6, 1], vertical_alignment="center")
         done = event["id"] in _undone(tenant)
         text.caption(
@@ -69,22 +92,36 @@ def _draw(engine: MemoryEngine, tenant: str, messages: list[Message]) -> None:
 
 def _send(engine: MemoryEngine, tenant: str, text: str) -> None:
     """Chat one message and draw it, or show why it was refused."""
+    asked = engine.clock.now()
     try:
         with st.spinner("Thinking..."):
             step = actions.send(engine, tenant, text)
     except MemoryLabError as err:
         st.error(f"Not sent: {err}")
         return
-    writes = [
-        e.model_dump(mode="json") for e in step.events if e.kind in actions.WRITE_KINDS
-    ]
     replies = [
         m for m in engine.transcript.messages(tenant, "main") if m.role == "assistant"
     ]
     if replies:
-        _writes(tenant)[replies[-1].id] = writes
+        _writes(tenant)[replies[-1].id] = asked.isoformat()
     report_step(step)
     st.rerun()
+
+
+@st.fragment(run_every=1.0)
+def memory_status(engine: MemoryEngine, tenant: str) -> None:
+    """A quiet line while memory work is owed; a refresh of the page when it lands."""
+    pending = engine.pending_jobs(tenant)
+    key = f"memory_pending_{tenant}"
+    was = st.session_state.get(key, 0)
+    st.session_state[key] = pending
+    if pending:
+        jobs = "job" if pending == 1 else "jobs"
+        st.caption(
+            f":material/sync: memory updating ({pending} {jobs} in the background)"
+        )
+    elif was:
+        st.rerun(scope="app")
 
 
 def _suggestions(snapshot: dict) -> None:
@@ -104,6 +141,7 @@ def _suggestions(snapshot: dict) -> None:
 def chat_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
     """Draw the conversation; handle a new message, typed or a clicked suggestion."""
     st.subheader("Chat")
+    memory_status(engine, tenant)
     show_flash()
     history = st.container(height=520, border=False)
     _suggestions(snapshot)

@@ -9,14 +9,14 @@ rendered, PNG/SVG plots are drawn.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
-RUNS_ENV = "MEMORY_LAB_RUNS"
+from memlab_cli.settings import Settings
+
 MAX_FILES = 30
 _IMAGE_LINK = re.compile(r"!\[[^\]]*\]\((?!https?:)[^)]*\)")
 
@@ -74,7 +74,7 @@ def show_file(path: Path) -> None:
 
 def evals_panel() -> None:
     """Pick a run folder and show what it holds."""
-    root = Path(os.environ.get(RUNS_ENV, "runs"))
+    root = Settings().runs
     options = _candidates(root)
     picked = st.selectbox(
         "Recent runs",

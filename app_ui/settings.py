@@ -1,20 +1,22 @@
 """What the sidebar chose, validated before any engine is built.
 
-Settings from the environment are read here, at the edge, and nowhere deeper.
+Settings from the environment come from `memlab_cli.settings`, the one reader of
+`MEMORY_LAB_*` variables, and go no deeper than this package.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
+from memlab_evals.endpoints import Endpoint
+
+from memlab_cli.settings import Settings, llm_settings
 from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.recipes import recipe
 
-DATA_ENV = "MEMORY_LAB_DATA"
 DEFAULT_DATA_DIR = Path("data") / "app"
 # A chat box is not an import tool: a paste past this is refused with a clear reason
 # instead of being stored and then rendered in full on every rerun.
@@ -28,8 +30,7 @@ class SettingsError(MemoryLabError):
 
 def data_dir() -> Path:
     """The app's data folder: $MEMORY_LAB_DATA, else ./data/app."""
-    raw = os.environ.get(DATA_ENV, "").strip()
-    return Path(raw) if raw else DEFAULT_DATA_DIR
+    return Settings().data or DEFAULT_DATA_DIR
 
 
 def validate_tenant(tenant: str | None) -> str:
@@ -84,11 +85,20 @@ def build_llm(base_url: str, model: str) -> LLMSettings:
     url = validate_base_url(base_url)
     if not (model or "").strip():
         raise SettingsError("LLM model: enter a model name")
-    key = os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed")
-    # A short timeout and one retry: an unreachable server should fall back quickly.
-    return LLMSettings(
-        base_url=url, model=model.strip(), api_key=key, timeout_s=10.0, max_retries=1
+    env = Settings()
+    # A short timeout and one attempt: an unreachable server should fall back quickly.
+    return llm_settings(
+        Endpoint(url, model.strip(), env.llm_api_key),
+        timeout_s=10.0,
+        max_attempts=1,
+        cache_path=env.llm_cache,
     )
+
+
+def llm_defaults() -> tuple[str, str]:
+    """The brain controls' starting URL and model: the environment's, if set."""
+    env = Settings()
+    return env.llm_base_url or "", env.llm_model or ""
 
 
 @dataclass(frozen=True)

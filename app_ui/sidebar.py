@@ -14,7 +14,13 @@ import streamlit as st
 from app_ui import actions
 from app_ui.clock import STEPS, OffsetClock
 from app_ui.flash import flash, report_step
-from app_ui.settings import AppSettings, SettingsError, build_llm, validate_tenant
+from app_ui.settings import (
+    AppSettings,
+    SettingsError,
+    build_llm,
+    llm_defaults,
+    validate_tenant,
+)
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
 from memory_lab.recipes import RECIPES, recipe
@@ -127,13 +133,28 @@ def choose_settings() -> AppSettings | None:
         help="A: message count, B: token count, C: time/day and idle.",
     )
     params = _recipe_params(spec)
-    kind = sb.radio("Brain", [RULES, LLM], key="brain", horizontal=False)
+    env_url, env_model = llm_defaults()
+    # MEMORY_LAB_LLM_BASE_URL selects the LLM brain here as on the command line.
+    kind = sb.radio(
+        "Brain",
+        [RULES, LLM],
+        index=1 if env_url else 0,
+        key="brain",
+        horizontal=False,
+        help="`memory-lab llm serve` starts a local model; any OpenAI-compatible "
+        "endpoint works.",
+    )
     llm = None
     if kind == LLM:
         url = sb.text_input(
-            "Base URL", key="llm_url", placeholder="http://127.0.0.1:8000/v1"
+            "Base URL",
+            key="llm_url",
+            value=env_url,
+            placeholder="http://127.0.0.1:8080/v1",
         )
-        model = sb.text_input("Model", key="llm_model", value="gpt-4o-mini")
+        model = sb.text_input(
+            "Model", key="llm_model", value=env_model or "gpt-4o-mini"
+        )
         try:
             llm = build_llm(url, model)
         except SettingsError as err:

@@ -1,8 +1,10 @@
 """The `memory-lab` command: every sub-command is registered here, in code.
 
-replay, graph, app and main are defined below; datasets, eval, score and bench
-are registered by the packages that own them (`memlab_datasets.cli`,
-`memlab_evals.cli`, `memlab_bench.cli`).
+replay, graph, app, main and llm are defined below; datasets, eval, score and
+bench are registered by the packages that own them (`memlab_datasets.cli`,
+`memlab_evals.cli`, `memlab_bench.cli`). The LLM flags are added to replay, eval,
+bench and main here, and resolved (environment beneath flags, through
+`memlab_cli.settings`) into `args.models` before a command runs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ from memlab_bench.cli import register as register_bench
 from memlab_datasets.cli import register as register_datasets
 from memlab_evals.cli import register_eval, register_score
 
+from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
+from memlab_cli.settings import Settings
 from memory_lab.errors import MemoryLabError
+
+LLM_COMMANDS = ("replay", "eval", "bench", "main")
+"""Sub-commands that build memories, so take `--brain` and the endpoint flags."""
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
@@ -30,12 +37,14 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--recipe",
         action="append",
-        help=(
-            "A, B, C or a combination such as A+B; repeat for several (default A, B, C)"
-        ),
+        help="A, B, C or a combination such as A+B; repeat for several (default "
+        "A, B, C; with --json and no --recipe, only A)",
     )
     p.add_argument(
-        "--json", action="store_true", help="print the final memory snapshot as JSON"
+        "--json",
+        action="store_true",
+        help="print the final memory snapshot as JSON: one document for one "
+        "recipe and conversation, else one per line",
     )
     p.add_argument(
         "--data", help="keep the stores in this folder (default: a temporary one)"
@@ -52,17 +61,23 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
 def _run_replay(args: argparse.Namespace) -> int:
     from memlab_cli.conversation_io import load_replayable
     from memlab_cli.replay import render_replay, replay
+    from memory_lab.config import MemoryConfig
     from memory_lab.recipes import recipe
 
-    recipes = [recipe(r) for r in (args.recipe or ["A", "B", "C"])]
+    # A script reading --json wants one document; the first default recipe is it.
+    default = ["A"] if args.json else ["A", "B", "C"]
+    recipes = [recipe(r) for r in (args.recipe or default)]
     conversations = load_replayable(args.dataset)[: max(1, args.conversations)]
+    config = MemoryConfig(llm=args.models.llm)
     with tempfile.TemporaryDirectory(prefix="memory-lab-replay-") as tmp:
         base = Path(args.data) if args.data else Path(tmp)
         results = []
         for conv in conversations:
             for rec in recipes:
                 data_dir = base / f"{conv.name}-{rec.name}".replace("+", "_")
-                results.append(replay(conv, rec, data_dir, progress=not args.json))
+                results.append(
+                    replay(conv, rec, data_dir, progress=not args.json, config=config)
+                )
         if args.json:
             if len(results) == 1:
                 print(json.dumps(results[0].snapshot, indent=1, ensure_ascii=False))
@@ -75,12 +90,24 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _add_graph(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("graph", help="print the memory graph as a Mermaid diagram")
-    p.set_defaults(
-        func=lambda _a: (
-            print(__import__("memory_lab.graph", fromlist=["mermaid"]).mermaid()) or 0
-        )
+    p = sub.add_parser(
+        "graph", help="print the memory graphs (turn, background) as Mermaid diagrams"
     )
+    p.add_argument(
+        "--which",
+        choices=("turn", "maintenance", "both"),
+        default="both",
+        help="the turn graph, the background maintenance graph, or both",
+    )
+    p.set_defaults(func=_print_graph)
+
+
+def _print_graph(args: argparse.Namespace) -> int:
+    from memory_lab.graph import mermaid
+
+    names = ("turn", "maintenance") if args.which == "both" else (args.which,)
+    print("\n".join(f"%% {name} graph\n{mermaid(name)}" for name in names))
+    return 0
 
 
 def _add_app(sub: argparse._SubParsersAction) -> None:
@@ -119,11 +146,42 @@ def _add_main(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run_main)
 
 
-def _run_main(_args: argparse.Namespace) -> int:
+def _run_main(args: argparse.Namespace) -> int:
     """The trigger comparison (see `memlab_evals.cli.main_job`)."""
     from memlab_evals.cli import main_job
 
-    return int(main_job() or 0)
+    settings = args.settings
+    return int(
+        main_job(locomo=settings.locomo, models=args.models, runs=settings.runs) or 0
+    )
+
+
+def _add_llm(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("llm", help="a local OpenAI-compatible model server")
+    llm = p.add_subparsers(dest="llm_command", required=True)
+    serve = llm.add_parser(
+        "serve",
+        help="serve a GGUF model with llama.cpp on 127.0.0.1 until Ctrl-C",
+        description="Starts llama.cpp's OpenAI-compatible server, waits until it "
+        "answers, prints its base URL and model name, and stops cleanly on Ctrl-C "
+        "or SIGTERM. Point MEMORY_LAB_LLM_BASE_URL at the URL it prints.",
+    )
+    serve.add_argument(
+        "--model", type=Path, help="a GGUF file (default: the packaged SmolLM2-135M)"
+    )
+    serve.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve.set_defaults(func=_run_llm_serve)
+
+
+def _run_llm_serve(args: argparse.Namespace) -> int:
+    from memory_lab.llm.local_server import serve_forever
+
+    if args.model is not None and not args.model.exists():
+        raise MemoryLabError(f"{args.model}: no such model file")
+    if not 0 < args.port < 65536:
+        raise MemoryLabError(f"--port must be 1..65535, got {args.port}")
+    serve_forever(args.model, port=args.port, echo=lambda line: print(line, flush=True))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -139,12 +197,16 @@ def build_parser() -> argparse.ArgumentParser:
         _add_graph,
         _add_app,
         _add_main,
+        _add_llm,
         register_datasets,
         register_eval,
         register_score,
         register_bench,
     ):
         add(sub)
+    for name in LLM_COMMANDS:
+        add_brain_flags(sub.choices[name])
+    add_model_pass_flags(sub.choices["eval"])
     return parser
 
 
@@ -154,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        args.settings = Settings()
+        if args.command in LLM_COMMANDS:
+            args.models = resolve(args, args.settings)
         return int(args.func(args) or 0)
     except (MemoryLabError, ValueError, OSError) as err:
         msg = str(err).splitlines()[0] if str(err) else type(err).__name__

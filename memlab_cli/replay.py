@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memlab_evals.llm_records import USAGE_KEYS
+from memlab_evals.systems import brain_usage
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
@@ -73,6 +75,9 @@ def replay(
         )
         for i, msg in steps:
             step = engine.ingest(conv.tenant, [msg])
+            # Per-turn figures are of the memory with the turn's work done, so a
+            # replay reads the same whatever the worker's timing.
+            engine.flush()
             if step.compressed:
                 result.compressions += 1
             window = engine.window(conv.tenant)
@@ -90,10 +95,21 @@ def replay(
                 )
             )
         engine.close_session(conv.tenant)
+        engine.flush()
         result.snapshot = engine.snapshot(conv.tenant)
+        result.snapshot.update(brain_record(engine.brain))
     finally:
         engine.close()
     return result
+
+
+def brain_record(brain: object) -> dict:
+    """`brain` (its name: 'rule' or 'llm:<model>') and `llm_usage` for a snapshot."""
+    usage = brain_usage(brain)
+    return {
+        "brain": getattr(brain, "name", type(brain).__name__),
+        "llm_usage": {key: usage.get(key, 0) for key in USAGE_KEYS},
+    }
 
 
 def render_replay(

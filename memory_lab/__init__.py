@@ -23,8 +23,10 @@ Map of the library:
   correct), `suggestions`, `tools` (memory tools for an agent).
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
-- `brains/`: the protocol; `rule_based/` (offline default) and `llm/`
-  (OpenAI-compatible); `prompts/`: one module per LLM task.
+- `brains/`: the protocol (results carry tenant-free notes; `usage()` counts);
+  `rule_based/` (offline default) and `llm/` (OpenAI-compatible: `brain`,
+  `endpoint`, `breaker`, `extraction`, `grounding`); `prompts/`: one module per
+  LLM task.
 - `stores/`: transcript, facts and events on SQLite; episodes on ChromaDB;
   in-memory references.
 - `graph/`: the LangGraph state machine (state, deps, nodes, routing, build);

@@ -3,17 +3,16 @@
 Named recipes and the spec grammar live in `memory_lab.recipes`. Numbers that
 change results are fields here, not module constants, so a run log records them
 and a sweep can vary them. Invalid values fail at construction and name the
-field. Settings from the environment are read only at the edges (CLI, app), via
-`LLMSettings.from_env`.
+field. Settings from the environment are read only at the edges (CLI, app), by
+`memlab_cli.settings`.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 
 class Frozen(BaseModel):
@@ -291,6 +290,15 @@ class RetrievalConfig(Frozen):
         description="Expand retrieved episodes to their source turns that best match "
         "the query (verbatim excerpts beside the summaries).",
     )
+    verbatim_turns: int | None = Field(
+        default=2,
+        ge=0,
+        description=(
+            "Newest window turns always shown verbatim; the rest of the window "
+            "competes with older turns by relevance to the question (None: as many "
+            "as the window block's budget holds)."
+        ),
+    )
     excerpt_share: float = Field(
         default=0.9,
         ge=0.0,
@@ -323,31 +331,92 @@ class LimitsConfig(Frozen):
 class LLMSettings(Frozen):
     """An OpenAI-compatible endpoint; absent means the offline rule-based brain."""
 
-    base_url: str
-    model: str
-    api_key: str = "not-needed"
-    timeout_s: float = Field(default=30.0, gt=0)
-    max_retries: int = Field(default=2, ge=0, le=10)
-    retry_backoff_s: float = Field(
+    base_url: str = Field(description="The endpoint, ending in /v1.")
+    model: str = Field(description="Model that summarises, condenses and answers.")
+    api_key: SecretStr = Field(
+        default=SecretStr("not-needed"),
+        description="Bearer token; kept secret in reprs and dumps (run logs).",
+    )
+    extract_model: str | None = Field(
+        default=None,
+        description="Model for fact extraction, when it should differ (a cheaper "
+        "one is common); None uses `model`.",
+    )
+    extract_base_url: str | None = Field(
+        default=None, description="Endpoint of `extract_model`; None uses base_url."
+    )
+    timeout_s: float = Field(default=30.0, gt=0, description="Per request.")
+    max_attempts: int = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="Attempts per request (the first included) on timeouts, "
+        "429 and 5xx.",
+    )
+    backoff_s: float = Field(
         default=0.5,
         ge=0.0,
-        description="First pause between retries; doubles each time.",
+        description="First pause between attempts; doubles each time, plus jitter.",
     )
-    structured_method: Literal["json_schema", "json_mode", "function_calling"] = (
-        "json_schema"
+    max_backoff_s: float = Field(
+        default=30.0, ge=0.0, description="Cap on any pause, Retry-After included."
     )
-
-    @classmethod
-    def from_env(cls) -> LLMSettings | None:
-        """Read MEMORY_LAB_LLM_BASE_URL / _MODEL / _API_KEY; None when unset."""
-        url = os.environ.get("MEMORY_LAB_LLM_BASE_URL")
-        if not url:
-            return None
-        return cls(
-            base_url=url,
-            model=os.environ.get("MEMORY_LAB_LLM_MODEL", "gpt-4o-mini"),
-            api_key=os.environ.get("MEMORY_LAB_LLM_API_KEY", "not-needed"),
-        )
+    structured_output: Literal[
+        "auto", "json_schema", "json_object_schema", "json_object", "none"
+    ] = Field(
+        default="auto",
+        description="How the endpoint is asked for JSON; servers differ. 'auto' "
+        "probes once per endpoint and model and remembers the answer in the "
+        "response cache.",
+    )
+    output_attempts: int = Field(
+        default=2,
+        ge=1,
+        le=5,
+        description="Tries per call when the reply is unusable (bad JSON, wrong "
+        "shape); each retry shows the model its reply and what was wrong.",
+    )
+    breaker_failures: int = Field(
+        default=1,
+        ge=1,
+        description="Consecutive calls that exhaust their attempts before the "
+        "endpoint is skipped: a failing endpoint costs one timeout budget, not "
+        "one per call.",
+    )
+    breaker_cooldown_s: float = Field(
+        default=60.0,
+        ge=0.0,
+        description="How long a failing endpoint is skipped before one call "
+        "tries it again.",
+    )
+    use_cache: bool = Field(
+        default=True, description="Serve repeated requests from the response cache."
+    )
+    cache_path: str | None = Field(
+        default=None,
+        description="Response cache file; None uses "
+        "$XDG_CACHE_HOME/memory-lab/llm-cache.sqlite.",
+    )
+    max_connections: int = Field(
+        default=4, ge=1, description="Concurrent requests per event loop."
+    )
+    extract_max_tokens: int = Field(
+        default=768,
+        ge=64,
+        description="Cap on an extraction reply; a reply cut off here is unusable.",
+    )
+    respond_max_tokens: int = Field(default=400, ge=16, description="Cap on a reply.")
+    known_facts_shown: int = Field(
+        default=30,
+        ge=0,
+        description="Stored facts shown to the extractor so updates reuse keys.",
+    )
+    extract_from_assistant: bool = Field(
+        default=False,
+        description="Also extract from assistant turns. Only for data where both "
+        "roles are people (LoCoMo's second speaker); off, an assistant never "
+        "re-learns its own replies.",
+    )
 
 
 class MemoryConfig(Frozen):

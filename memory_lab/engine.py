@@ -1,31 +1,34 @@
 """MemoryEngine: the one object the CLI, app, evals and notebooks drive.
 
-It owns the stores of one data folder, compiles the graph with a SQLite
-checkpointer (so a thread resumes after a restart), and turns calls such as
-`ingest`, `chat` and `tick` into graph runs, one per step.
+It owns the stores of one data folder, turns calls such as `ingest`, `chat` and
+`tick` into graph runs (one per step), and runs the memory work those steps ask
+for (compression, extraction) on a background worker. Everything a thread needs
+to resume after a restart is in one SQLite file: the transcript, the facts, the
+events and the job ledger (window bounds, summary, owed work). `flush()` waits
+for the worker, for callers that need the work done (evals, tests, replays).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.build import build_context
 from memory_lab.embeddings import Embedder, default_embedder
-from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.episodes.periods import PeriodSummaries
+from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
-from memory_lab.graph import Deps, builder
+from memory_lab.graph import Deps, builder, maintenance_builder
+from memory_lab.jobs.committed import CommittedEpisodeStore
+from memory_lab.jobs.ledger import Job, JobLedger
+from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
+from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
@@ -42,12 +45,7 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
     from memory_lab.brains.llm.brain import OpenAICompatBrain
 
     return OpenAICompatBrain(
-        config.llm,
-        fallback=rules,
-        counter=counter,
-        clock=clock,
-        facts=config.facts,
-        backoff_s=config.llm.retry_backoff_s,
+        config.llm, fallback=rules, counter=counter, facts=config.facts
     )
 
 
@@ -64,7 +62,7 @@ class StepResult:
 
     @property
     def compressed(self) -> bool:
-        """Whether a trigger fired and compression ran."""
+        """Whether a trigger fired (its compression runs in the background)."""
         return bool(self.decision and self.decision.fire)
 
 
@@ -97,10 +95,10 @@ class MemoryEngine:
             )
 
             self.transcript = InMemoryTranscriptStore()
-            self.episodes = InMemoryEpisodeStore(self.embedder)
+            index = InMemoryEpisodeStore(self.embedder)
             period_store = InMemoryEpisodeStore(self.embedder)
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
-            self._checkpointer = InMemorySaver()
+            self.jobs = JobLedger(":memory:")
         else:
             from memory_lab.stores import (
                 SqliteEventLog,
@@ -108,19 +106,21 @@ class MemoryEngine:
                 SqliteTranscriptStore,
             )
             from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+            from memory_lab.stores.sqlite_db import SqliteDatabase
 
             self.data_dir.mkdir(parents=True, exist_ok=True)
-            db = self.data_dir / "memory.sqlite3"
+            # One connection for every SQLite tier, so a job's results and its
+            # completion (or a turn's jobs and its watermarks) commit together.
+            db = SqliteDatabase(self.data_dir / "memory.sqlite3", ())
             self.transcript = SqliteTranscriptStore(db)
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
-            self.episodes = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
+            self.jobs = JobLedger(db)
+            index = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
             period_store = ChromaEpisodeStore(
                 self.data_dir / "chroma", self.embedder, collection="periods"
             )
-            conn = sqlite3.connect(
-                self.data_dir / "checkpoints.sqlite3", check_same_thread=False
-            )
-            self._checkpointer = SqliteSaver(conn)
+        self.episodes = CommittedEpisodeStore(index, self.jobs)
+        self.episodes.reconcile()
         self.facts = FactMemory(
             fact_store,
             self.events,
@@ -134,16 +134,24 @@ class MemoryEngine:
         self.deps = Deps(
             transcript=self.transcript,
             episodes=self.episodes,
+            jobs=self.jobs,
             facts=self.facts,
             events=self.events,
             brain=self.brain,
             clock=self.clock,
             config=self.config,
             counter=self.counter,
-            excerpts=ExcerptIndex(),
+            excerpts=TurnIndex(self.embedder),
             periods=self.periods,
         )
-        self.graph = builder().compile(checkpointer=self._checkpointer)
+        self.graph = builder().compile()
+        self.maintenance = maintenance_builder().compile()
+        self.worker = MemoryWorker(
+            self.jobs,
+            self._run_job,
+            on_error=self._job_failed,
+            owner=config_fingerprint(self.config),
+        )
 
     # --- steps -----------------------------------------------------------------
 
@@ -205,16 +213,41 @@ class MemoryEngine:
     # --- reads -----------------------------------------------------------------
 
     def state(self, tenant: str, thread: str = "main") -> dict:
-        """The thread's checkpointed state (empty for a new thread)."""
-        snap = self.graph.get_state(self._config(require_tenant(tenant), thread))
-        return dict(snap.values or {})
+        """The thread's memory state, read from the ledger and the transcript.
+
+        Keys: `window` (turns as dicts), `summary`, `session`, `last_seq` (the
+        thread's newest turn), the ledger's watermarks (`compressed_upto`,
+        `extracted_upto`, ...) and `pending_jobs` (the tenant's owed work).
+        """
+        tenant = require_tenant(tenant)
+        with one_instant(self.deps):
+            marks = self.jobs.marks(tenant, thread)
+            window = window_of(self.deps, tenant, thread, marks)
+        return {
+            **asdict(marks),
+            "window": [m.model_dump(mode="json") for m in window],
+            "last_seq": window[-1].seq if window else marks.compressed_upto,
+            "pending_jobs": self.jobs.count(tenant),
+        }
 
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
-        return [
-            Message.model_validate(m)
-            for m in self.state(tenant, thread).get("window", [])
-        ]
+        tenant = require_tenant(tenant)
+        return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
+
+    def pending_jobs(self, tenant: str | None = None) -> int:
+        """Memory jobs recorded and not yet done (of one tenant, if given)."""
+        return self.jobs.count(tenant)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the memory work asked for so far is done.
+
+        Evals, tests and replays call this before reading memory, so what they
+        see does not depend on the worker's timing. Returns False on timeout.
+        """
+        return self.worker.flush(timeout)
+
+    wait_idle = flush
 
     def assemble(
         self, tenant: str, query: str, *, thread: str = "main"
@@ -224,12 +257,10 @@ class MemoryEngine:
         The query itself is not ingested.
         """
         tenant = require_tenant(tenant)
-        with self._lock:
-            state = self.state(tenant, thread)
-            window = [Message.model_validate(m) for m in state.get("window", [])]
-            return build_context(
-                self.deps, tenant, query, window, state.get("summary", "")
-            )
+        with self._lock, one_instant(self.deps):
+            marks = self.jobs.marks(tenant, thread)
+            window = window_of(self.deps, tenant, thread, marks)
+            return build_context(self.deps, tenant, query, window, marks.summary)
 
     def expand_episode(self, tenant: str, episode_id: str) -> list[Message]:
         """The source turns of an episode, from the transcript."""
@@ -264,9 +295,6 @@ class MemoryEngine:
         if isinstance(self.clock, ManualClock) and messages:
             self.clock.set(max(m.timestamp for m in messages))
 
-    def _config(self, tenant: str, thread: str) -> dict:
-        return {"configurable": {"thread_id": f"{tenant}::{thread}"}}
-
     def _step(self, tenant: str, thread: str, update: dict) -> StepResult:
         with self._lock:
             payload = {
@@ -276,20 +304,14 @@ class MemoryEngine:
                 "close_session": False,
                 **update,
             }
-            out = self.graph.invoke(
-                payload,
-                self._config(tenant, thread),
-                context=self.deps,
-                # One checkpoint per step, written when the step ends: a crash
-                # mid-step is recovered from the transcript and the episode store
-                # (see ingest_turn and compress_window).
-                durability="exit",
-            )
+            out = self.graph.invoke(payload, context=self.deps)
             # Days and weeks that ended are summarised after the step, outside
             # the graph: they read the transcript, not the window.
             finished = self.periods.update(tenant, thread)
             if finished:
                 self.events.append(tenant, finished)
+        if out.get("jobs"):
+            self.worker.notify()
         decision = (
             TriggerDecision.model_validate(out["decision"])
             if out.get("decision")
@@ -310,8 +332,38 @@ class MemoryEngine:
             state=out,
         )
 
-    def close(self) -> None:
-        """Release file handles (the SQLite checkpointer's connection)."""
-        conn = getattr(self._checkpointer, "conn", None)
-        if conn is not None:
-            conn.close()
+    def _run_job(self, job: Job) -> list[MemoryEvent]:
+        out = self.maintenance.invoke({"job": job}, context=self.deps)
+        return [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+
+    def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
+        from memory_lab.events import make_event
+
+        detail = (
+            f"{job.kind} of turns {job.first_seq}..{job.last_seq} failed"
+            f"{' for good' if gave_up else ', will retry'}: {error!r}"
+        )
+        event = make_event(
+            job.tenant,
+            "job_failed",
+            self.clock.now(),
+            detail,
+            [str(job.id), f"attempt {job.attempts + 1}"],
+        )
+        self.events.append(job.tenant, [event])
+
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the worker and release the stores.
+
+        With `wait`, owed work is done first; otherwise it stays in the ledger
+        and the next engine on this folder resumes it.
+        """
+        if wait:
+            self.worker.flush()
+        self.worker.stop()
+        self.episodes.close()
+        self.periods.store.close()
+        for store in (self.transcript, self.jobs.db):
+            close = getattr(store, "close", None)
+            if close is not None:
+                close()

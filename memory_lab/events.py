@@ -9,9 +9,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from memory_lab.types import MemoryEvent
+
+if TYPE_CHECKING:
+    from memory_lab.brains.base import BrainNote
 
 EventKind = Literal[
     "fact_added",
@@ -30,6 +33,7 @@ EventKind = Literal[
     "fact_restored",
     "day_summarized",
     "week_summarized",
+    "job_failed",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
@@ -58,3 +62,14 @@ def make_event(
         refs=list(refs),
         undo=undo,
     )
+
+
+def events_from_notes(
+    tenant: str, at: datetime, notes: Sequence[BrainNote]
+) -> list[MemoryEvent]:
+    """A brain's notes as events of the tenant whose turns it was working on.
+
+    Brains know no tenant; the caller that handed them the turns does, so a note
+    can never land in another tenant's log.
+    """
+    return [make_event(tenant, n.kind, at, n.detail, n.refs) for n in notes]

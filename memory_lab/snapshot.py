@@ -1,7 +1,7 @@
 """One read model of a memory's state: `MemorySnapshot`.
 
 The CLI's `replay --json`, the app and eval logs all read it. It is built from the
-stores (the graph's `Deps`) and the thread's checkpointed graph state, not from
+stores (the graph's `Deps`) and the thread's state (`MemoryEngine.state`), not from
 the engine facade, so the engine can use it without the two importing each other.
 Its JSON keys are a contract: readers index `window`, `episodes`, `facts`,
 `events` and the rest by name.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+from datetime import date, datetime
 from typing import Literal
 
 from memory_lab.tokens import TokenCounter
@@ -24,6 +25,7 @@ __all__ = [
     "escape_data",
     "fact_words",
     "split_sentences",
+    "spoken_date",
     "strip_injected_memory",
     "truncate_to_tokens",
     "turn_line",
@@ -156,16 +158,20 @@ def unescape_data(text: str) -> str:
     return html.unescape(text)
 
 
-def turn_line(message: Message) -> str:
-    """One turn as a line: "speaker (YYYY-MM-DD HH:MM): text".
+def spoken_date(day: date | datetime) -> str:
+    """'8 May 2023': fewer tokens than ISO with a time, and how answers are phrased."""
+    return f"{day.day} {day.strftime('%B %Y')}"
+
+
+def turn_line(message: Message, *, content: str | None = None) -> str:
+    """One turn as a line: "speaker (8 May 2023): text".
 
     The window block and the verbatim baselines render turns the same way, so a
-    recipe and a baseline pay the same tokens for the same turn.
+    recipe and a baseline pay the same tokens for the same turn. `content`
+    replaces the text (memory adds resolved dates to it).
     """
-    return (
-        f"{message.who} ({message.timestamp.strftime('%Y-%m-%d %H:%M')}): "
-        f"{message.content}"
-    )
+    text = message.content if content is None else content
+    return f"{message.who} ({spoken_date(message.timestamp)}): {text}"
 
 
 # --- truncation ---------------------------------------------------------------------

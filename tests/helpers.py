@@ -71,3 +71,15 @@ CONTRACT_COLUMNS = [
 ]
 """The summary.csv columns the eval issue names as a contract (written out here,
 not imported from evals, so a column dropped there fails the tests)."""
+
+LLM_COLUMNS = [
+    "answer_f1",
+    "answer_bleu1",
+    "judged_accuracy",
+    "llm_calls",
+    "llm_prompt_tokens",
+    "llm_completion_tokens",
+    "llm_cache_hits",
+    "extraction_rejected_rate",
+]
+"""The columns issue 11 adds to summary.csv: always present, empty when unscored."""

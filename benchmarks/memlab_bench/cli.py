@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from memlab_bench.modes import FULL, QUICK, Mode
+from memory_lab.config import LLMSettings
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = REPO / "benchmarks" / "results"
@@ -27,8 +28,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="small sizes (default)")
     mode.add_argument("--full", action="store_true", help="the issue's sizes")
+    mode.add_argument(
+        "--faults",
+        action="store_true",
+        help="SIGKILL ingesting processes at every phase, restart, check",
+    )
+    p.add_argument(
+        "--kills", type=int, default=1000, help="kills for --faults (default 1000)"
+    )
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
     p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
+    p.add_argument(
+        "--llm-throughput",
+        action="store_true",
+        help="only measure LLM client calls/s at 1, 4 and 8 connections against a "
+        "loopback server with a fixed delay (writes bench-llm-throughput.*)",
+    )
     p.set_defaults(func=run)
 
 
@@ -54,8 +69,13 @@ def _questions(conv, n: int) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if args.llm_throughput:
+        return _run_throughput(args.out)
+    if args.faults:
+        return run_fault_bench(args)
     mode = FULL if args.full else QUICK
-    results = measure(mode, args.seed, args.out)
+    models = getattr(args, "models", None)
+    results = measure(mode, args.seed, args.out, llm=models.llm if models else None)
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"bench-{mode.name}"
     stem.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
@@ -66,8 +86,55 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(mode: Mode, seed: int, out: Path) -> dict:
-    """Every benchmark of `mode`, under one progress display."""
+def run_fault_bench(args: argparse.Namespace) -> int:
+    """`--faults`: kill, restart and check; one summary line and bench-faults.json."""
+    import sys
+    import tempfile
+
+    from memlab_bench.faults import run_faults, summary_line
+    from memlab_bench.machine import machine_info
+
+    with tempfile.TemporaryDirectory(prefix="memlab-faults-") as tmp:
+        result = run_faults(
+            args.kills,
+            Path(tmp),
+            seed=args.seed,
+            report=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+    result["command"] = f"memory-lab bench --faults --kills {args.kills}"
+    result["machine"] = machine_info(REPO)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / "bench-faults.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(summary_line(result))
+    clean = not (result["lost"] or result["duplicated"] or result["inconsistent"])
+    return 0 if clean else 1
+
+
+def _run_throughput(out: Path) -> int:
+    from memlab_bench.llm_throughput import markdown, measure_throughput
+
+    rows = measure_throughput()
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / "bench-llm-throughput"
+    stem.with_suffix(".json").write_text(json.dumps(rows, indent=1) + "\n")
+    stem.with_suffix(".md").write_text(markdown(rows) + "\n")
+    for r in rows:
+        print(
+            f"llm throughput: {r['connections']} connection(s): "
+            f"{r['calls_per_s']} calls/s ({r['calls']} calls, {r['delay_ms']} ms "
+            f"server delay, peak {r['server_peak_in_flight']} in flight)"
+        )
+    print(f"wrote {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
+    return 0
+
+
+def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:
+    """Every benchmark of `mode`, under one progress display.
+
+    `llm` puts the LLM brain behind the recipes' ingest benchmark; the other
+    stages measure the stores and retrieval, which no brain touches.
+    """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from memlab_bench.growth import run_growth
@@ -79,7 +146,7 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
 
     started = time.perf_counter()
     longest = max(mode.growth_checkpoints)
-    conv = _conversation(longest, seed)
+    conv = _conversation(max(longest, mode.burst_messages), seed)
     turns = conv.turns[:longest]
     tenant = turns[0].tenant
     questions = _questions(conv, mode.questions)
@@ -88,8 +155,10 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
     ]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
-    stages += len(growth_systems) + int(mode.locomo_eval)
+    stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
+    if llm is not None:
+        results["brain"] = f"llm:{llm.model}"
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -111,9 +180,20 @@ def measure(mode: Mode, seed: int, out: Path) -> dict:
 
         rss = results["peak_rss_mb_after"] = {}
         results["ingest"] = run_ingest(
-            mode.recipes, mode.baselines, turns[: mode.ingest_turns], tenant, advance
+            mode.recipes,
+            mode.baselines,
+            turns[: mode.ingest_turns],
+            tenant,
+            advance,
+            llm=llm,
         )
         rss["ingest"] = peak_rss_mb()
+        from memlab_bench.burst import run_burst
+
+        results["burst"] = []
+        for spec in mode.burst_recipes:
+            advance(f"burst {spec}")
+            results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
         results["retrieval"] = run_retrieval(
             mode.retrieval_sizes,
             pool,

@@ -1,14 +1,14 @@
-"""Timers around the domain functions the graph nodes call, without editing them.
+"""Timers around the domain functions the engine calls, without editing them.
 
 The engine takes its brain and embedder by injection, so those are wrapped; the
-trigger check and compression functions are looked up by the nodes module at call
-time, so they are patched there for the length of a measurement.
+trigger check is looked up by the planning module at call time, so it is patched
+there for the length of a measurement.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
@@ -23,18 +23,6 @@ def _timed(watch: Stopwatch, part: str, fn: Callable[..., Any]) -> Callable[...,
             return fn(*args, **kwargs)
 
     return wrapper
-
-
-class TimedBrain:
-    """A brain whose extraction is timed; everything else is passed through."""
-
-    def __init__(self, inner: Any, watch: Stopwatch) -> None:
-        self._inner = inner
-        self.name = inner.name
-        self.extract = _timed(watch, "extraction", inner.extract)
-
-    def __getattr__(self, item: str) -> Any:
-        return getattr(self._inner, item)
 
 
 class TimedEmbedder:
@@ -52,19 +40,10 @@ class TimedEmbedder:
 
 @contextmanager
 def timed_nodes(watch: Stopwatch) -> Iterator[None]:
-    """Time the trigger decision and the summarising half of compression."""
-    from memory_lab.graph import nodes
+    """Time the trigger decision, the one piece of memory work left on the turn."""
+    from memory_lab.jobs import planning
 
-    with ExitStack() as stack:
-        stack.enter_context(
-            mock.patch.object(
-                nodes, "decide", _timed(watch, "trigger_check", nodes.decide)
-            )
-        )
-        for name in ("build_episodes", "update_running_summary"):
-            stack.enter_context(
-                mock.patch.object(
-                    nodes, name, _timed(watch, "compression", getattr(nodes, name))
-                )
-            )
+    with mock.patch.object(
+        planning, "decide", _timed(watch, "trigger_check", planning.decide)
+    ):
         yield

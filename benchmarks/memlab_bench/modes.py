@@ -20,6 +20,8 @@ class Mode:
     questions: int = 4
     budget: int = 1500
     locomo_eval: bool = False
+    burst_recipes: tuple[str, ...] = ("A",)
+    burst_messages: int = 1_000
 
 
 QUICK = Mode(name="quick")
@@ -34,5 +36,6 @@ FULL = Mode(
     growth_checkpoints=(100, 1_000, 3_000, 10_000),
     questions=5,
     locomo_eval=True,
+    burst_recipes=("A", "B", "C"),
 )
 """The issue's sizes: 100k memories, 10,000-turn conversations, the LoCoMo dev eval."""

@@ -26,6 +26,19 @@ def summarize_ms(samples: list[float]) -> dict:
     }
 
 
+def percentiles(samples: list[float]) -> dict:
+    """n, p50, p95 and max of samples given in seconds, in milliseconds."""
+    if not samples:
+        return {"n": 0, "p50": None, "p95": None, "max": None}
+    arr = np.asarray(samples) * 1000.0
+    return {
+        "n": len(samples),
+        "p50": round(float(np.percentile(arr, 50)), 3),
+        "p95": round(float(np.percentile(arr, 95)), 3),
+        "max": round(float(arr.max()), 3),
+    }
+
+
 class Stopwatch:
     """Accumulates time per named part within the current sample.
 

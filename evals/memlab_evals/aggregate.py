@@ -4,7 +4,9 @@ One row per system and category plus an ``all`` row per system. Probe metrics ar
 means over the probes where they apply, with percentile bootstrap 95% intervals;
 per-conversation metrics (hallucination, extraction, episode ratio, ingest latency,
 brain cost) describe a whole conversation, not a category, so they are averaged over
-conversations in the ``all`` row and left empty in category rows.
+conversations in the ``all`` row and left empty in category rows. The ``llm_*``
+columns are totals for the system over the run: every request its memory (the
+brain) and its answers (the answer model) sent, and the calls the cache served.
 
 Probes are sorted before resampling and the generator is seeded, so the same log
 gives the same table however many workers produced it.
@@ -13,7 +15,6 @@ gives the same table however many workers produced it.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -48,7 +49,12 @@ COLUMNS = [
     "evidence_recall",
     "answer_recall",
     "fact_recall",
+    "answer_f1",
+    "answer_bleu1",
     "judged_accuracy",
+    "answer_abstention_accuracy",
+    "context_judged_accuracy",
+    "answer_failures",
     "stale_answer_rate",
     "abstention_violation_rate",
     "hallucinated_memory_rate",
@@ -64,13 +70,23 @@ COLUMNS = [
     "retrieve_ms_p95",
     "brain_calls",
     "brain_tokens",
+    "llm_calls",
+    "llm_prompt_tokens",
+    "llm_completion_tokens",
+    "llm_cache_hits",
+    "extraction_rejected_rate",
 ] + [f"{m}_ci_{side}" for m in CI_METRICS for side in ("low", "high")]
 
-JudgedScores = Mapping[tuple[str, str, str], float]
-"""(system, conversation, probe_id) -> judged correctness in [0, 1]."""
+LLM_COLUMNS = {
+    "llm_calls": "calls",
+    "llm_prompt_tokens": "prompt_tokens",
+    "llm_completion_tokens": "completion_tokens",
+    "llm_cache_hits": "cache_hits",
+}
+"""summary column -> the usage counter it totals."""
 
 
-def probe_scores(log: RunLog, judged: JudgedScores | None = None) -> pd.DataFrame:
+def probe_scores(log: RunLog) -> pd.DataFrame:
     """One row per logged probe with every probe metric and its costs."""
     source = source_of(log.config.dataset)
     runs = {(r.system, r.conversation): r for r in log.conversations}
@@ -87,8 +103,10 @@ def probe_scores(log: RunLog, judged: JudgedScores | None = None) -> pd.DataFram
             "retrieve_ms": probe.retrieve_ms,
         }
         row.update({s.name: s.score(case) for s in PROBE_SCORERS})
-        key = (probe.system, probe.conversation, probe.probe_id)
-        row["judged_accuracy"] = (judged or {}).get(key, math.nan)
+        answer = probe.model_answer
+        row["answer_failed"] = (
+            math.nan if answer is None else float(answer.status != "ok")
+        )
         rows.append(row)
     frame = pd.DataFrame(rows)
     if frame.empty:
@@ -149,7 +167,8 @@ def _probe_row(group: pd.DataFrame) -> dict[str, float]:
     row: dict[str, float] = {"n": len(group)}
     for scorer in PROBE_SCORERS:
         row[scorer.name] = _mean(group[scorer.name])
-    row["judged_accuracy"] = _mean(group["judged_accuracy"])
+    failed = group["answer_failed"].dropna()
+    row["answer_failures"] = float(failed.sum()) if len(failed) else math.nan
     row["context_tokens_mean"] = _mean(group["context_tokens"])
     row["retrieve_ms_p50"] = _quantile(group["retrieve_ms"], 50)
     row["retrieve_ms_p95"] = _quantile(group["retrieve_ms"], 95)
@@ -169,7 +188,33 @@ def _conversation_row(log: RunLog, system: str, convs: pd.DataFrame) -> dict:
     ingest = [ms for r in log.conversations if r.system == system for ms in r.ingest_ms]
     row["ingest_ms_p50"] = _quantile(ingest, 50)
     row["ingest_ms_p95"] = _quantile(ingest, 95)
+    row.update(llm_totals(log, system))
     return row
+
+
+def llm_totals(log: RunLog, system: str) -> dict[str, float]:
+    """What a system's brain and answers sent, and its brain's refusal rate.
+
+    Requests, tokens and cache hits are totals over the run; the rate is the share
+    of facts the brain proposed that the grounding check refused.
+    """
+    runs = [r for r in log.conversations if r.system == system]
+    answers = log.llm.answer_usage.get(system, {}) if log.llm else {}
+    row: dict[str, float] = {}
+    for column, key in LLM_COLUMNS.items():
+        brain = sum(_usage(r, key) for r in runs)
+        row[column] = float(brain + int(answers.get(key, 0)))
+    proposed = sum(int(r.brain_usage.get("facts_proposed", 0)) for r in runs)
+    rejected = sum(int(r.brain_usage.get("facts_rejected", 0)) for r in runs)
+    row["extraction_rejected_rate"] = rejected / proposed if proposed else math.nan
+    return row
+
+
+def _usage(run, key: str) -> int:
+    """A brain counter; older logs carry only `brain_calls` and `brain_tokens`."""
+    if key in run.brain_usage:
+        return int(run.brain_usage[key])
+    return run.brain_calls if key == "calls" else 0
 
 
 def _systems(log: RunLog) -> list[str]:
@@ -180,15 +225,13 @@ def _systems(log: RunLog) -> list[str]:
     return seen
 
 
-def summarize(log: RunLog, judged: JudgedScores | None = None) -> pd.DataFrame:
+def summarize(log: RunLog) -> pd.DataFrame:
     """summary.csv's table: per system, one row per category, then the ``all`` row.
 
-    Args:
-        log: The run.
-        judged: Judge verdicts per probe, when a judge was configured; without them
-            `judged_accuracy` stays empty (unscored), never zero.
+    Answer and judge columns come from the answers and verdicts stored in the log;
+    without them they stay empty (unscored), never zero.
     """
-    probes = probe_scores(log, judged)
+    probes = probe_scores(log)
     convs = conversation_scores(log)
     rows = []
     for system in _systems(log):

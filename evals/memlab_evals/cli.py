@@ -1,8 +1,9 @@
 """`memory-lab eval`, `memory-lab score` and the main job (the trigger comparison).
 
-`memlab_cli.main` registers them; `memory_lab` never imports the evals. Errors the
-user can fix are raised as `ValueError`/`MemoryLabError` and printed there as one
-line.
+`memlab_cli.main` registers them, adds the LLM flags (brain, answer model, judge)
+and resolves them, with the environment beneath, into `args.models`; nothing here
+reads the environment. `memory_lab` never imports the evals. Errors the user can
+fix are raised as `ValueError`/`MemoryLabError` and printed there as one line.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ import time
 from pathlib import Path
 
 from memlab_evals.log import RunLog
+from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
 
 DEFAULT_SYSTEMS = "A,B,C,full,window,rag-bm25"
-MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,none"
-MAIN_BUDGET = 1500
+MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,rag-hybrid,none"
+MAIN_BUDGETS = (600, 1500)
+MAIN_SYNTHETIC = "synthetic:sessions=20,turns_per_session=40,span_days=120"
+"""About 20,000 tokens of history per conversation: over 10x the larger budget, so
+the main job measures what memory is for (the default set is small, for tests)."""
 LOCOMO_DEV = Path("../shared/datasets/locomo/locomo10_dev.json")
 AUDIT_NAME = "locomo10_dev_audit.json"
 
@@ -77,6 +82,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         corrections=args.corrections,
         audit=args.audit,
         progress=not args.quiet and sys.stderr.isatty(),
+        models=getattr(args, "models", None),
     )
     return publish(log, args.out, gate=args.gate)
 
@@ -90,11 +96,13 @@ def evaluate(
     corrections: str | None = None,
     audit: Path | None = None,
     progress: bool = True,
+    models: RunModels | None = None,
 ) -> RunLog:
-    """Load the dataset a spec names and run the systems over it.
+    """Load the dataset a spec names, run the systems over it, then the models.
 
     Systems and budget are checked before the dataset is loaded, so a typo costs
-    nothing.
+    nothing. With `models`, memory recipes use its brain, and its plan answers
+    and judges every probe (see `memlab_evals.model_pass`).
 
     Raises:
         ValueError: for an unknown system or a bad budget.
@@ -109,7 +117,9 @@ def evaluate(
         raise ValueError(f"--workers must be at least 1, got {workers}")
     audit_path, applied = _corrections(dataset, corrections, audit)
     data = load_dataset(dataset, audit=audit_path, apply_corrections=applied == "audit")
-    return run_eval(
+    models = models or RunModels()
+    started = time.perf_counter()
+    log = run_eval(
         data,
         systems,
         budget,
@@ -117,7 +127,34 @@ def evaluate(
         progress=progress,
         dataset_spec=dataset,
         corrections=applied,
+        llm=models.llm,
     )
+    return run_models(log, models, started=started, progress=progress)
+
+
+def run_models(
+    log: RunLog, models: RunModels, *, started: float, progress: bool = False
+) -> RunLog:
+    """Record the brain, then answer and judge every probe as the plan says."""
+    from memlab_evals.model_pass import brain_info, run_model_pass
+    from memory_lab.prompts import prompt_versions
+
+    info = brain_info(
+        log,
+        models.brain,
+        extractor=models.extractor,
+        prompts=prompt_versions() if models.brain is not None else {},
+        seconds=time.perf_counter() - started,
+    )
+    log = log.model_copy(update={"llm": info})
+    if not models.plan.calls_models:
+        return log
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, disable=not progress, transient=True) as bar:
+        task = bar.add_task("answers", total=len(log.probes))
+        return run_model_pass(log, models.plan, on_probe=lambda: bar.advance(task))
 
 
 def _corrections(
@@ -166,23 +203,21 @@ def publish(log: RunLog, out: Path, *, gate: Path | None = None) -> int:
         printed, one per metric).
     """
     out.mkdir(parents=True, exist_ok=True)
-    judge = _judge_settings()
+    judge = log.llm.judge_endpoint if log.llm else None
     if judge is not None:
+        label = f"{judge.model} @ {judge.base_url}"
         log = log.model_copy(
-            update={"config": log.config.model_copy(update={"judge": judge.label})}
+            update={"config": log.config.model_copy(update={"judge": label})}
         )
     log.save(out / "run.json")
     return score_dir(out, gate=gate, log=log)
 
 
-def _judge_settings():
-    from memlab_evals.judge import settings_from_env
-
-    return settings_from_env()
-
-
 def score_dir(out: Path, *, gate: Path | None = None, log: RunLog | None = None) -> int:
-    """Score a stored run (or the one given) and write summary.csv and report.md."""
+    """Score a stored run (or the one given) and write summary.csv and report.md.
+
+    Answers and verdicts are read from the log; scoring never calls a model.
+    """
     from memlab_evals.aggregate import summarize
     from memlab_evals.report import print_table, write_report
 
@@ -191,16 +226,10 @@ def score_dir(out: Path, *, gate: Path | None = None, log: RunLog | None = None)
         if not run_file.exists():
             raise ValueError(f"{run_file}: no such file; run `memory-lab eval` first")
         log = RunLog.load(run_file)
-    judge = _judge_settings()
-    judged = None
-    if judge is not None:
-        from memlab_evals.judge import judge_probes
-
-        judged = judge_probes(log.probes, judge)
-    summary = summarize(log, judged)
+    summary = summarize(log)
     summary.to_csv(out / "summary.csv", index=False)
     write_report(log, summary, out)
-    print_table(summary)
+    print_table(summary, log=log)
     print(f"wrote {out / 'run.json'}, {out / 'summary.csv'}, {out / 'report.md'}")
     if gate is None:
         return 0
@@ -248,17 +277,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --- the main job --------------------------------------------------------------------
 
 
-def main_job() -> int:
-    """The README's main command: the trigger comparison at a 1,500-token budget.
+def main_job(
+    *,
+    locomo: Path | None = None,
+    models: RunModels | None = None,
+    runs: Path = Path("runs"),
+) -> int:
+    """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
-    A, B, C and every baseline on the built-in synthetic set; on the LoCoMo
-    development split too when MEMORY_LAB_LOCOMO names it or it sits at
-    ../shared/datasets/locomo/ relative to the working folder. Each run goes to
-    ./runs/main-<dataset>/.
+    A, B, C and every baseline on a synthetic set over 10x the larger budget; on
+    the LoCoMo development split too when `locomo` names it (MEMORY_LAB_LOCOMO) or
+    it sits at ../shared/datasets/locomo/ relative to the working folder. Each run
+    goes to RUNS/main-<dataset>-<budget>/. With `models`, recipes use its brain.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    datasets = [("synthetic", "synthetic")]
-    locomo = os.environ.get("MEMORY_LAB_LOCOMO")
+    datasets = [("synthetic", MAIN_SYNTHETIC)]
     if locomo:
         if not Path(locomo).exists():
             raise ValueError(f"MEMORY_LAB_LOCOMO={locomo}: no such file")
@@ -267,14 +300,16 @@ def main_job() -> int:
         datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
     status = 0
     for label, spec in datasets:
-        started = time.perf_counter()
-        log = evaluate(
-            spec,
-            MAIN_SYSTEMS,
-            MAIN_BUDGET,
-            workers=default_workers(),
-            progress=sys.stderr.isatty(),
-        )
-        status |= publish(log, Path("runs") / f"main-{label}")
-        print(f"{label}: {time.perf_counter() - started:.0f} s")
+        for budget in MAIN_BUDGETS:
+            started = time.perf_counter()
+            log = evaluate(
+                spec,
+                MAIN_SYSTEMS,
+                budget,
+                workers=default_workers(),
+                progress=sys.stderr.isatty(),
+                models=models,
+            )
+            status |= publish(log, runs / f"main-{label}-{budget}")
+            print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
     return status

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memlab_evals.llm_records import JudgeVerdict, LLMRunInfo, ModelAnswer
+
 LOG_VERSION = 1
 
 
@@ -71,6 +73,18 @@ class ProbeRecord(Model):
     )
     retrieve_ms: float
     context_items: list[str] = Field(default_factory=list)
+    asked_at: str | None = Field(
+        default=None, description="ISO time of the turn the probe follows."
+    )
+    model_answer: ModelAnswer | None = Field(
+        default=None, description="The answer model's reply (eval --answer)."
+    )
+    answer_verdict: JudgeVerdict | None = Field(
+        default=None, description="The judge on that answer (J)."
+    )
+    context_verdict: JudgeVerdict | None = Field(
+        default=None, description="The judge on the context alone."
+    )
 
 
 class ConversationRun(Model):
@@ -83,6 +97,11 @@ class ConversationRun(Model):
     brain: str = ""
     brain_calls: int = 0
     brain_tokens: int = 0
+    brain_usage: dict[str, int] = Field(
+        default_factory=dict,
+        description="The brain's own counters (calls, tokens, cache hits, facts "
+        "proposed and rejected, fallbacks).",
+    )
     compressions: int = 0
     stored_facts: list[StoredFact] = Field(default_factory=list)
     gold_facts: list[dict] = Field(
@@ -132,6 +151,9 @@ class RunLog(Model):
     )
     conversations: list[ConversationRun]
     probes: list[ProbeRecord]
+    llm: LLMRunInfo | None = Field(
+        default=None, description="Models, prompts, cache and spend of the run."
+    )
 
     def save(self, path: Path) -> None:
         """Write as JSON."""

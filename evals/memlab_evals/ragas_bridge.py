@@ -104,10 +104,3 @@ def score_offline(log: RunLog, system: str) -> pd.DataFrame:
             row[name] = metric.single_turn_score(sample) if needs_refs else float("nan")
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def llm_configured() -> bool:
-    """Whether LLM metrics may run: a judge endpoint is set in the environment."""
-    return bool(os.environ.get("MEMORY_LAB_JUDGE_BASE_URL")) and bool(
-        os.environ.get("MEMORY_LAB_JUDGE_MODEL")
-    )

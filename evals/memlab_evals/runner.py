@@ -31,6 +31,7 @@ from memlab_evals.systems import (
     split_systems,
     system_params,
 )
+from memory_lab.config import LLMSettings
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
@@ -46,6 +47,7 @@ class Unit:
     conversation: Conversation
     system: str
     budget: int
+    llm: LLMSettings | None = None
 
 
 def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
@@ -79,6 +81,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
             start=conv.turns[0].timestamp,
             data_dir=Path(tmp) / "data",
             counter=counter,
+            llm=unit.llm,
         )
         try:
             for turn in conv.turns:
@@ -114,6 +117,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                             stored_tokens=system.stored_tokens(),
                             retrieve_ms=retrieve_ms,
                             context_items=list(ctx.items),
+                            asked_at=turn.timestamp.isoformat(),
                         )
                     )
             run = _conversation_run(unit, ingest_ms, system)
@@ -138,6 +142,7 @@ def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> Conversatio
         brain=cost.brain if cost else "",
         brain_calls=cost.calls if cost else 0,
         brain_tokens=cost.tokens if cost else 0,
+        brain_usage=dict(cost.usage) if cost else {},
         compressions=cost.compressions if cost else 0,
         stored_facts=system.stored_facts() if system is not None else [],
         gold_facts=[g.model_dump(mode="json") for g in conv.gold_facts],
@@ -157,6 +162,7 @@ def run_eval(
     progress: bool = True,
     dataset_spec: str | None = None,
     corrections: str = "none",
+    llm: LLMSettings | None = None,
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 
@@ -168,6 +174,7 @@ def run_eval(
         progress: Show a progress bar.
         dataset_spec: How the dataset was named on the command line, for the log.
         corrections: LoCoMo answer-key corrections applied: 'none' or 'audit'.
+        llm: The LLM brain for memory recipes; None keeps the rule-based brain.
 
     Raises:
         ValueError: for an unknown system, a budget below 1 or workers below 1.
@@ -191,7 +198,7 @@ def run_eval(
         corrections=corrections,
     )
     units = [
-        Unit(ci, si, conv, name, budget)
+        Unit(ci, si, conv, name, budget, llm)
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)
     ]

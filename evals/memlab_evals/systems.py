@@ -4,18 +4,19 @@ Every system sees the same turns in the same order and answers one question: wha
 context would the responder be shown for this question now? Baselines work on raw
 turns, so a recipe's numbers can be read against a known floor (`none`), a known
 ceiling (`full`) and the usual cheap alternatives (`window`, `rag-bm25`,
-`rag-embed`). All but `full` get the same token budget.
+`rag-embed`, and `rag-hybrid`, which fuses the two). All but `full` get the same
+token budget.
 
 A system is named by a short stable string, because names go into run logs:
 ``A``, ``B+C``, ``A(a_max_messages=30)``, ``full``, ``window``, ``rag-bm25``,
-``rag-embed``, ``none``.
+``rag-embed``, ``rag-hybrid``, ``none``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple, Protocol, runtime_checkable
@@ -25,13 +26,22 @@ from pydantic import ValidationError
 
 from memlab_evals.log import EpisodeStat, StoredFact
 from memory_lab.clock import ManualClock
-from memory_lab.config import BudgetConfig, MemoryConfig, Recipe
+from memory_lab.config import BudgetConfig, LLMSettings, MemoryConfig, Recipe
 from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
 from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
-BASELINES: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed", "none")
+BASELINES: tuple[str, ...] = (
+    "full",
+    "window",
+    "rag-bm25",
+    "rag-embed",
+    "rag-hybrid",
+    "none",
+)
+RETRIEVAL_BASELINES: tuple[str, ...] = ("rag-bm25", "rag-embed", "rag-hybrid")
+"""Retrieval over raw turns: the best of these is what a memory recipe must beat."""
 
 
 class Context(NamedTuple):
@@ -50,6 +60,7 @@ class BuildCost:
     calls: int = 0
     tokens: int = 0
     compressions: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
 
 
 @runtime_checkable
@@ -101,12 +112,13 @@ class MemorySystem:
         tenant: str,
         start: datetime,
         data_dir: Path | None,
+        llm: LLMSettings | None = None,
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
         self.name = name
         self.tenant = tenant
-        config = memory_config(rec, budget)
+        config = memory_config(rec, budget, llm)
         self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
         self._compressions = 0
 
@@ -116,13 +128,19 @@ class MemorySystem:
             self._compressions += 1
 
     def context(self, question: str) -> Context:
-        """The responder's context: the engine's own assembly, not a copy of it."""
+        """The responder's context: the engine's own assembly, not a copy of it.
+
+        The memory work owed so far is finished first, so a probe sees the same
+        memory whatever the background worker's timing.
+        """
+        self.engine.flush()
         bundle = self.engine.assemble(self.tenant, question)
         items = [item for block in bundle.blocks for item in block.items]
         return Context(bundle.text, bundle.total_tokens, items)
 
     def stored_tokens(self) -> int:
         """Window turns, running summary, episode summaries and active facts."""
+        self.engine.flush()
         count = self.engine.counter.count
         state = self.engine.state(self.tenant)
         total = sum(count(m["content"]) for m in state.get("window", []))
@@ -137,6 +155,7 @@ class MemorySystem:
 
     def stored_facts(self) -> list[StoredFact]:
         """Every fact row, with its status as seen at the clock's now."""
+        self.engine.flush()
         now = self.engine.clock.now()
         return [
             StoredFact(
@@ -155,6 +174,7 @@ class MemorySystem:
 
     def episode_stats(self) -> list[EpisodeStat]:
         """Source and summary tokens of each episode, ordered by position."""
+        self.engine.flush()
         episodes = sorted(
             self.engine.episodes.get(self.tenant), key=lambda e: (e.first_seq, e.id)
         )
@@ -169,16 +189,15 @@ class MemorySystem:
         ]
 
     def cost(self) -> BuildCost:
-        """Brain usage where the brain counts it (the LLM brain does)."""
+        """The brain's own counters: requests, tokens, cache hits, facts refused."""
         brain = self.engine.brain
-        stats = getattr(brain, "stats", None)
-        calls = _stat(stats, "calls")
-        tokens = _stat(stats, "tokens")
+        usage = brain_usage(brain)
         return BuildCost(
             brain=getattr(brain, "name", type(brain).__name__),
-            calls=calls,
-            tokens=tokens,
+            calls=usage.get("calls", 0),
+            tokens=usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
             compressions=self._compressions,
+            usage=usage,
         )
 
     def close(self) -> None:
@@ -186,15 +205,19 @@ class MemorySystem:
         self.engine.close()
 
 
-def _stat(stats: object, key: str) -> int:
-    """A counter from a brain's stats, whether a dict or an object; 0 if absent."""
-    if stats is None:
-        return 0
-    value = stats.get(key, 0) if isinstance(stats, dict) else getattr(stats, key, 0)
-    try:
-        return int(value or 0)
-    except (TypeError, ValueError):
-        return 0
+def brain_usage(brain: object) -> dict[str, int]:
+    """A brain's counters as plain ints: `usage()` where it has one, else `stats`."""
+    usage = getattr(brain, "usage", None)
+    raw = usage() if callable(usage) else getattr(brain, "stats", None)
+    if not isinstance(raw, dict):
+        return {}
+    counts = {}
+    for key, value in raw.items():
+        try:
+            counts[str(key)] = int(value or 0)
+        except (TypeError, ValueError):
+            continue
+    return counts
 
 
 # --- raw-turn baselines ------------------------------------------------------------
@@ -341,6 +364,12 @@ class BM25Retrieval(_TurnBaseline):
         """Top turns by BM25 score (ties: newer first), in chronological order."""
         if not self.turns:
             return Context("", 0, [])
+        return self._render(self._fill(self.ranked(question)))
+
+    def ranked(self, question: str) -> list[int]:
+        """Indices of the turns sharing a term with the question, best first."""
+        if not self.turns:
+            return []
         from rank_bm25 import BM25Okapi
 
         if self._index is None or self._indexed != len(self.turns):
@@ -350,11 +379,10 @@ class BM25Retrieval(_TurnBaseline):
             self._index = BM25Okapi(corpus)
             self._indexed = len(self.turns)
         scores = self._index.get_scores(bm25_tokens(question))
-        ranked = sorted(
+        return sorted(
             (i for i in range(len(self.turns)) if scores[i] > 0),
             key=lambda i: (-float(scores[i]), -i),
         )
-        return self._render(self._fill(ranked))
 
 
 class EmbeddingRetrieval(_TurnBaseline):
@@ -376,12 +404,17 @@ class EmbeddingRetrieval(_TurnBaseline):
         """Top turns by cosine similarity (ties: newer first), chronological."""
         if not self.turns:
             return Context("", 0, [])
+        return self._render(self._fill(self.ranked(question)))
+
+    def ranked(self, question: str) -> list[int]:
+        """Indices of every turn, most similar to the question first."""
+        if not self.turns:
+            return []
         query = self.embedder.embed([question])[0]
         # Unit vectors: the dot product is the cosine. Rounding keeps ties (and so
         # the order) stable across processes and BLAS thread counts.
         scores = np.round(np.stack(self._vectors) @ query, 6)
-        ranked = sorted(range(len(self.turns)), key=lambda i: (-float(scores[i]), -i))
-        return self._render(self._fill(ranked))
+        return sorted(range(len(self.turns)), key=lambda i: (-float(scores[i]), -i))
 
 
 class NoMemory(_TurnBaseline):
@@ -399,6 +432,12 @@ class NoMemory(_TurnBaseline):
 
 
 # --- names and the factory ---------------------------------------------------------
+
+
+def _hybrid(budget: int, counter: TokenCounter) -> System:
+    from memlab_evals.baselines_hybrid import HybridRetrieval
+
+    return HybridRetrieval(budget, counter)
 
 
 def split_systems(spec: str) -> list[str]:
@@ -456,9 +495,11 @@ def system_params(name: str) -> dict:
     return {} if is_baseline(name) else recipe(name).model_dump(mode="json")
 
 
-def memory_config(rec: Recipe, budget: int) -> MemoryConfig:
+def memory_config(
+    rec: Recipe, budget: int, llm: LLMSettings | None = None
+) -> MemoryConfig:
     """The engine configuration a memory system runs with at a context budget."""
-    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget))
+    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget), llm=llm)
 
 
 def memory_settings(budget: int) -> dict:
@@ -479,6 +520,7 @@ def make_system(
     start: datetime,
     data_dir: Path | None = None,
     counter: TokenCounter | None = None,
+    llm: LLMSettings | None = None,
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 
@@ -490,6 +532,8 @@ def make_system(
         data_dir: A folder of its own for the engine's stores; None keeps them in
             memory.
         counter: Token counter; the default is the project's tiktoken counter.
+        llm: The LLM brain's endpoint for memory recipes; None keeps the
+            rule-based brain. Baselines call no brain either way.
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -497,9 +541,10 @@ def make_system(
         "window": lambda: RecentWindow(budget, counter),
         "rag-bm25": lambda: BM25Retrieval(budget, counter),
         "rag-embed": lambda: EmbeddingRetrieval(budget, counter),
+        "rag-hybrid": lambda: _hybrid(budget, counter),
         "none": lambda: NoMemory(counter),
     }
     if name in factories:
         return factories[name]()
     check_system(name)
-    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir)
+    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir, llm=llm)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
+from memory_lab.context.dates import dated
 from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
@@ -48,6 +49,18 @@ class AssemblyInput:
     excerpts: Sequence[tuple[Message, float]] = ()
     """Source turns of retrieved episodes, best match first (see retrieval)."""
     excerpt_share: float = RetrievalConfig().excerpt_share
+    verbatim_turns: int | None = None
+    """Newest window turns shown as the window block; None: all its budget holds.
+
+    Window turns left out are expected among `excerpts`, ranked by relevance, and
+    the window budget they did not use goes to the episodes block."""
+    periods: Sequence[tuple[Episode, float]] = ()
+    """Daily or weekly summaries of the period the question names: they answer it
+    as a whole, so they get the episodes room before excerpts and episodes."""
+    question_led: bool = False
+    """Spend the budget where the question points, not in fixed shares: facts that
+    share no word with the question are left out (standing ones stay), and the
+    running summary gets only what episodes and excerpts leave."""
 
 
 def rank_facts(
@@ -92,7 +105,12 @@ def _episode_line(ep: Episode) -> str:
 
 
 def _excerpt_line(m: Message) -> str:
-    return f"  + {turn_line(m)}"
+    return f"  + {_memory_line(m)}"
+
+
+def _memory_line(m: Message) -> str:
+    """A turn as memory shows it: the turn line with its relative dates resolved."""
+    return turn_line(m, content=dated(m.content, m.timestamp))
 
 
 def _fill(
@@ -159,11 +177,13 @@ def assemble(
     remaining = budget.total - notice_tokens
 
     recent = list(data.window)
-    window_lines = [turn_line(m) for m in recent]
+    window_lines = [_memory_line(m) for m in recent]
     take: list[int] = []
     used = 0
     win_budget = max(0, min(budget.window, remaining) - wrapper)
     for i in range(len(window_lines) - 1, -1, -1):  # newest first
+        if data.verbatim_turns is not None and len(take) >= data.verbatim_turns:
+            break
         cost = counter.count(escape_data(window_lines[i])) + 1
         if used + cost > win_budget:
             if not take:  # the newest message alone is too long: keep its end
@@ -187,6 +207,8 @@ def assemble(
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)
     ranked = ranked[: scan.max_fact_lines]
+    if data.question_led:
+        ranked = _asked_facts(ranked, data.query, facts_config)
     hedged = {
         f.id
         for f in ranked
@@ -204,23 +226,36 @@ def assemble(
     )
     remaining -= facts_block.tokens
 
-    summary_text = (
-        _truncate_newest(
-            data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
+    def summary() -> ContextBlock:
+        text = (
+            _truncate_newest(
+                data.summary, max(0, min(budget.summary, remaining) - wrapper), counter
+            )
+            if data.summary
+            else ""
         )
-        if data.summary
-        else ""
-    )
-    summary_block = _block(
-        "summary", [summary_text] if summary_text else [], budget.summary, [], counter
-    )
-    remaining -= summary_block.tokens
+        return _block("summary", [text] if text else [], budget.summary, [], counter)
 
-    room = max(0, remaining - wrapper - 2)
-    # Episodes get their own budget plus whatever the other blocks left unused.
-    episodes_block = _episodes_block(
-        data, room, max(budget.episodes, room + wrapper), counter, scan
-    )
+    def episodes() -> ContextBlock:
+        # Episodes get their own budget plus whatever the other blocks left unused.
+        room = max(0, remaining - wrapper - 2)
+        return _episodes_block(
+            data,
+            room,
+            max(budget.episodes, room + wrapper),
+            counter,
+            scan,
+            shown=set(window_block.items),
+        )
+
+    if data.question_led:
+        episodes_block = episodes()
+        remaining -= episodes_block.tokens
+        summary_block = summary()
+    else:
+        summary_block = summary()
+        remaining -= summary_block.tokens
+        episodes_block = episodes()
 
     notice = ContextBlock(
         kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens
@@ -235,20 +270,44 @@ def assemble(
     return _enforce_total(bundle, counter)
 
 
+def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fact]:
+    """Standing facts, and the others only if they share a word with the question.
+
+    `rank_facts` falls back to every fact when none matches; under a question-led
+    split that budget is better spent on turns found by meaning.
+    """
+    words = content_words(query)
+    return [
+        f
+        for f in ranked
+        if config.standing(f.category) or words & fact_words(f.key, f.value)
+    ]
+
+
 def _episodes_block(
     data: AssemblyInput,
     room: int,
     budget: int,
     counter: TokenCounter,
     scan: AssemblyConfig,
+    shown: set[str] = frozenset(),
 ) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
-    Excerpts are offered `excerpt_share` of the room first (best match first), then
-    summaries in rank order, then any room left goes to further excerpts.
+    Summaries of a period the question names come first; of the room they leave,
+    excerpts are offered `excerpt_share` (best match first), then summaries in
+    rank order, then any room left goes to further excerpts. Turns the window
+    block already shows (`shown`) are not repeated.
     """
+    period_lines = [_episode_line(ep) for ep, _ in data.periods]
+    period_idx, period_used = _fill(period_lines, room, counter, scan)
+    lead = [
+        (data.periods[i][0].start, period_lines[i], data.periods[i][0].id)
+        for i in period_idx
+    ]
+    room -= period_used
     episodes = [ep for ep, _ in data.episodes]
-    excerpts = [m for m, _ in data.excerpts]
+    excerpts = [m for m, _ in data.excerpts if m.id not in shown]
     ex_lines = [_excerpt_line(m) for m in excerpts]
     ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
     ep_lines = [_episode_line(ep) for ep in episodes]
@@ -265,8 +324,13 @@ def _episodes_block(
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
     rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
     rows.sort(key=lambda r: (r[0], r[1]))
+    lead.sort(key=lambda r: r[0])
     return _block(
-        "episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter
+        "episodes",
+        [r[1] for r in lead] + [r[2] for r in rows],
+        budget,
+        [r[2] for r in lead] + [r[3] for r in rows],
+        counter,
     )
 
 

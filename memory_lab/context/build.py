@@ -12,9 +12,9 @@ from typing import Protocol
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
-from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.episodes.periods import PeriodSummaries, period_hits
 from memory_lab.episodes.search import search_episodes
+from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.tokens import TokenCounter
@@ -31,7 +31,7 @@ class Sources(Protocol):
     transcript: TranscriptStore
     episodes: EpisodeStore
     facts: FactMemory
-    excerpts: ExcerptIndex
+    excerpts: TurnIndex
     clock: Clock
     config: MemoryConfig
     counter: TokenCounter
@@ -46,14 +46,11 @@ def build_context(
     config = deps.config
     retrieval = config.retrieval
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
+    # The whole window is offered: turns the window block has no room for are
+    # ranked with the compressed ones, so none is unreachable.
     excerpts = (
-        deps.excerpts.search(
-            deps.transcript,
-            deps.episodes,
-            tenant,
-            query,
-            hits,
-            dense_bonus=retrieval.dense_bonus,
+        deps.excerpts.rank(
+            deps.transcript, deps.episodes, tenant, query, hits, extra=window
         )
         if retrieval.expand_turns
         else []
@@ -63,11 +60,14 @@ def build_context(
         query=query,
         now=now,
         facts=deps.facts.candidates(tenant, query, now=now, limit=limit),
+        episodes=hits,
         # The days or week a question names lead, whatever their words.
-        episodes=period_hits(deps.periods, tenant, query, now) + hits,
+        periods=period_hits(deps.periods, tenant, query, now),
         summary=summary,
         window=window,
         excerpts=excerpts,
         excerpt_share=retrieval.excerpt_share,
+        verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
+        question_led=retrieval.expand_turns,
     )
     return assemble(data, config.budget, config.facts, deps.counter, config.assembly)

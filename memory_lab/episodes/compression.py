@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, Message
@@ -71,12 +71,19 @@ def build_episodes(
     now: datetime,
     config: WindowConfig,
     trigger: str,
-) -> list[Episode]:
-    """Summarise each chunk of the span into an Episode record."""
+) -> BrainResult[list[Episode]]:
+    """Summarise each chunk of the span into an Episode record.
+
+    The brain's notes (a fallback, say) come back beside the episodes so the
+    caller can log them under its tenant.
+    """
     episodes = []
+    notes: list[BrainNote] = []
     for chunk in split_span(messages, recipe):
         original = sum(counter.count(m.content) for m in chunk)
-        draft = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        result = brain.summarize(chunk, max_tokens=summary_budget(original, config))
+        draft = result.value
+        notes.extend(result.notes)
         episodes.append(
             Episode(
                 id=episode_id(tenant, thread, chunk[0].seq, chunk[-1].seq),
@@ -101,4 +108,4 @@ def build_episodes(
                 trigger=trigger,
             )
         )
-    return episodes
+    return BrainResult(episodes, tuple(notes))

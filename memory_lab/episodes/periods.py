@@ -19,9 +19,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import Brain, BrainResult
 from memory_lab.clock import Clock
-from memory_lab.events import make_event
+from memory_lab.events import events_from_notes, make_event
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, MemoryEvent, Message
@@ -73,10 +73,11 @@ def summarize_day(
     brain: Brain,
     counter: TokenCounter,
     now: datetime,
-) -> Episode:
+) -> BrainResult[Episode]:
     """One day's turns as a record of what was decided, learned and left open."""
-    draft = brain.summarize(turns, max_tokens=DAY_SUMMARY_TOKENS)
-    return Episode(
+    result = brain.summarize(turns, max_tokens=DAY_SUMMARY_TOKENS)
+    draft = result.value
+    record = Episode(
         id=period_id(tenant, thread, DAY, day),
         tenant=tenant,
         session=turns[-1].session,
@@ -98,6 +99,7 @@ def summarize_day(
         brain=brain.name,
         trigger="daily",
     )
+    return BrainResult(record, result.notes)
 
 
 def roll_up_week(
@@ -109,7 +111,7 @@ def roll_up_week(
     brain: Brain,
     counter: TokenCounter,
     now: datetime,
-) -> Episode:
+) -> BrainResult[Episode]:
     """A week's daily summaries condensed by the brain into one record.
 
     Items left open on one day and not repeated later are still listed: the
@@ -117,9 +119,10 @@ def roll_up_week(
     """
     days = sorted(days, key=lambda d: d.start)
     text = "\n".join(f"[{d.start.date().isoformat()}] {d.summary}" for d in days)
-    summary = brain.condense(text, max_tokens=WEEK_SUMMARY_TOKENS)
+    condensed = brain.condense(text, max_tokens=WEEK_SUMMARY_TOKENS)
+    summary = condensed.value
     newest_first = list(reversed(days))
-    return Episode(
+    record = Episode(
         id=period_id(tenant, thread, WEEK, monday),
         tenant=tenant,
         session=days[-1].session,
@@ -141,6 +144,7 @@ def roll_up_week(
         brain=brain.name,
         trigger="weekly",
     )
+    return BrainResult(record, condensed.notes)
 
 
 class PeriodSummaries:
@@ -184,12 +188,12 @@ class PeriodSummaries:
         for m in self._transcript.messages(tenant, thread):
             by_day[day_of(m.timestamp)].append(m)
         have = {e.id: e for e in self.store.get(tenant)}
-        events, made = [], []
+        events, made, notes = [], [], []
         for day in sorted(d for d in by_day if d < today):
             ident = period_id(tenant, thread, DAY, day)
             if ident in have:
                 continue
-            record = summarize_day(
+            built = summarize_day(
                 tenant,
                 thread,
                 day,
@@ -198,6 +202,8 @@ class PeriodSummaries:
                 counter=self._counter,
                 now=now,
             )
+            notes += built.notes
+            record = built.value
             made.append(record)
             have[ident] = record
         dailies = [e for e in have.values() if e.thread == DAY]
@@ -208,7 +214,7 @@ class PeriodSummaries:
             ident = period_id(tenant, thread, WEEK, monday)
             if ident in have:
                 continue
-            record = roll_up_week(
+            built = roll_up_week(
                 tenant,
                 thread,
                 monday,
@@ -217,8 +223,11 @@ class PeriodSummaries:
                 counter=self._counter,
                 now=now,
             )
+            notes += built.notes
+            record = built.value
             made.append(record)
             have[ident] = record
+        events += events_from_notes(tenant, now, notes)
         if made:
             self.store.add(tenant, made)
             for record in made:

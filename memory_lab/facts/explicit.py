@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from memory_lab.events import make_event
 from memory_lab.facts.commands import MemoryCommand, split_commands, statement_turn
@@ -73,7 +74,9 @@ def _remember(
                 importance=0.7,
             )
         ]
-    return facts.write_many(tenant, _explicit(command, found))
+    return facts.write_many(
+        tenant, _explicit(command, found), now=command.message.timestamp
+    )
 
 
 def _closest(facts: FactMemory, text: str, pool: Sequence[Fact]) -> Fact | None:
@@ -104,7 +107,9 @@ def _correct(
         subject=subject,
         importance=target.importance,
     )
-    return facts.write_many(tenant, _explicit(command, [candidate]))
+    return facts.write_many(
+        tenant, _explicit(command, [candidate]), now=command.message.timestamp
+    )
 
 
 def forget_targets(
@@ -146,7 +151,7 @@ def _forget(
         )
         facts.events.append(tenant, [event])
         return [event]
-    return [facts.forget(tenant, f.id) for f in targets]
+    return [facts.forget(tenant, f.id, now=command.message.timestamp) for f in targets]
 
 
 _APPLY = {"remember": _remember, "forget": _forget, "correct": _correct}
@@ -160,13 +165,19 @@ def apply_command(
 
 
 def extract_with_commands(
-    turns: Sequence[Message], tenant: str, facts: FactMemory, extract: Extract
+    turns: Sequence[Message],
+    tenant: str,
+    facts: FactMemory,
+    extract: Extract,
+    *,
+    now: datetime | None = None,
 ) -> list[MemoryEvent]:
     """Extract facts from turns in order, carrying out commands where they occur.
 
     Turns before a command are extracted first, so "forget that" acts on what
     was said before it and not on what follows; command sentences are never
-    extracted themselves.
+    extracted themselves. Extracted facts are written at `now` (the clock's
+    time if None), commands at the time they were said.
     """
     events: list[MemoryEvent] = []
     pending: list[Message] = []
@@ -174,7 +185,9 @@ def extract_with_commands(
     def flush() -> None:
         if pending:
             found = extract(list(pending), facts.active(tenant))
-            events.extend(facts.write_many(tenant, date_candidates(found, pending)))
+            events.extend(
+                facts.write_many(tenant, date_candidates(found, pending), now=now)
+            )
             pending.clear()
 
     for turn in turns:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 
 from memory_lab.clock import Clock
@@ -198,11 +199,27 @@ class FactMemory:
 
     # --- writes ----------------------------------------------------------------
 
-    def write(self, tenant: str, candidate: FactCandidate) -> MemoryEvent:
-        """Reconcile one candidate with its key's active row and store the result."""
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the facts' lock across a caller's transaction.
+
+        Readers take this lock before the database's; a writer that opens a
+        transaction first and then writes facts would deadlock against them.
+        """
+        with self._lock:
+            yield
+
+    def write(
+        self, tenant: str, candidate: FactCandidate, *, now: datetime | None = None
+    ) -> MemoryEvent:
+        """Reconcile one candidate with its key's active row and store the result.
+
+        `now` defaults to the clock; background work passes the time its turn
+        asked for it.
+        """
         tenant = require_tenant(tenant)
         with self._lock:
-            now = self.clock.now()
+            now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
             paraphrase = False
             if current is None and self.meaning is not None:
@@ -260,17 +277,23 @@ class FactMemory:
             return event
 
     def write_many(
-        self, tenant: str, candidates: Sequence[FactCandidate]
+        self,
+        tenant: str,
+        candidates: Sequence[FactCandidate],
+        *,
+        now: datetime | None = None,
     ) -> list[MemoryEvent]:
         """Write candidates in order; returns one event per candidate."""
-        return [self.write(tenant, c) for c in candidates]
+        return [self.write(tenant, c, now=now) for c in candidates]
 
-    def forget(self, tenant: str, fact_id: str) -> MemoryEvent:
-        """End-date a fact (kept for audit, never deleted)."""
+    def forget(
+        self, tenant: str, fact_id: str, *, now: datetime | None = None
+    ) -> MemoryEvent:
+        """End-date a fact (kept for audit, never deleted), at `now` or the clock's."""
         tenant = require_tenant(tenant)
         with self._lock:
             fact = self._require(tenant, fact_id)
-            now = self.clock.now()
+            now = now or self.clock.now()
             self._update(
                 tenant,
                 fact.model_copy(
@@ -411,7 +434,9 @@ class FactMemory:
             self.events.append(tenant, [undone])
             return undone
 
-    def consolidate(self, tenant: str, subject: str = "user") -> list[MemoryEvent]:
+    def consolidate(
+        self, tenant: str, subject: str = "user", *, now: datetime | None = None
+    ) -> list[MemoryEvent]:
         """Past the active-fact limit, fold related extracted facts into one.
 
         Facts group by category and key prefix (`likes.hiking`, `likes.jazz` ->
@@ -420,7 +445,7 @@ class FactMemory:
         """
         tenant = require_tenant(tenant)
         with self._lock:
-            now = self.clock.now()
+            now = now or self.clock.now()
             active = self.active(tenant, subject=subject, now=now)
             if len(active) <= self.config.consolidate_above:
                 return []

@@ -1,9 +1,12 @@
 """The memory graph.
 
-Flow: ingest -> check triggers -> (compress) -> extract -> (assemble -> respond).
+Flow of a turn: ingest -> check triggers (record memory jobs) -> (assemble ->
+respond). Compression and extraction run after the turn, one job at a time, in
+the maintenance graph (route by job kind -> compress_window | extract_facts),
+which the engine's background worker runs (`memory_lab.jobs`).
 
-`builder()` returns the unbuilt StateGraph so tests and apps compile it with their
-own checkpointer; `mermaid()` exports its diagram.
+`builder()` and `maintenance_builder()` return the unbuilt StateGraphs so tests
+and apps compile them themselves; `mermaid()` exports either diagram.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from langgraph.graph import END, START, StateGraph
 
 from memory_lab.graph import nodes, routing
 from memory_lab.graph.deps import Deps
-from memory_lab.graph.state import MemoryState
+from memory_lab.graph.state import JobState, MemoryState
 
 
 def builder() -> StateGraph:
@@ -20,24 +23,35 @@ def builder() -> StateGraph:
     g = StateGraph(MemoryState, context_schema=Deps)
     g.add_node("ingest_turn", nodes.ingest_turn)
     g.add_node("check_triggers", nodes.check_triggers)
-    g.add_node("compress_window", nodes.compress_window)
-    g.add_node("extract_facts", nodes.extract_facts)
     g.add_node("assemble_context", nodes.assemble_context)
     g.add_node("respond", nodes.respond)
     g.add_edge(START, "ingest_turn")
     g.add_edge("ingest_turn", "check_triggers")
     g.add_conditional_edges(
-        "check_triggers", routing.after_check, ["compress_window", "extract_facts"]
-    )
-    g.add_edge("compress_window", "extract_facts")
-    g.add_conditional_edges(
-        "extract_facts", routing.after_extract, ["assemble_context", END]
+        "check_triggers", routing.after_check, ["assemble_context", END]
     )
     g.add_edge("assemble_context", "respond")
     g.add_edge("respond", END)
     return g
 
 
-def mermaid() -> str:
-    """The graph's diagram in Mermaid syntax."""
-    return builder().compile().get_graph().draw_mermaid()
+def maintenance_builder() -> StateGraph:
+    """The unbuilt graph the background worker runs once per job.
+
+    It has no checkpointer: the job ledger is what makes the work durable.
+    """
+    g = StateGraph(JobState, context_schema=Deps)
+    g.add_node("compress_window", nodes.compress_window)
+    g.add_node("extract_facts", nodes.extract_facts)
+    g.add_conditional_edges(
+        START, routing.by_job_kind, ["compress_window", "extract_facts"]
+    )
+    g.add_edge("compress_window", END)
+    g.add_edge("extract_facts", END)
+    return g
+
+
+def mermaid(graph: str = "turn") -> str:
+    """A graph's diagram in Mermaid syntax: "turn" or "maintenance"."""
+    build = {"turn": builder, "maintenance": maintenance_builder}[graph]
+    return build().compile().get_graph().draw_mermaid()

@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
-from memory_lab.episodes.excerpts import ExcerptIndex
 from memory_lab.episodes.periods import PeriodSummaries
+from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
-from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
+from memory_lab.jobs.committed import CommittedEpisodeStore
+from memory_lab.jobs.ledger import JobLedger
+from memory_lab.stores.base import EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 
 
@@ -23,13 +25,16 @@ class Deps:
     """What every node may use."""
 
     transcript: TranscriptStore
-    episodes: EpisodeStore
+    episodes: CommittedEpisodeStore
+    """Committed episodes; `.index` is the search index the worker writes."""
+    jobs: JobLedger
+    """Owed and done memory work, thread watermarks, committed episodes."""
     facts: FactMemory
     events: EventLog
     brain: Brain
     clock: Clock
     config: MemoryConfig
     counter: TokenCounter
-    excerpts: ExcerptIndex
+    excerpts: TurnIndex
     periods: PeriodSummaries | None = None
     """Daily and weekly summaries, retrieved for questions about a period."""

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from langgraph.graph import END
 
-from memory_lab.graph.state import MemoryState
+from memory_lab.graph.state import JobState, MemoryState
 
 
 def after_check(state: MemoryState) -> str:
-    """Compress when a trigger fired, else go straight to extraction."""
-    decision = state.get("decision") or {}
-    return "compress_window" if decision.get("fire") else "extract_facts"
-
-
-def after_extract(state: MemoryState) -> str:
-    """Assemble and answer only when asked to respond."""
+    """Assemble and answer only when asked to respond; memory work is queued."""
     return "assemble_context" if state.get("respond") else END
+
+
+def by_job_kind(state: JobState) -> str:
+    """A compression job compresses; an extraction job extracts."""
+    return "compress_window" if state["job"].kind == "compress" else "extract_facts"

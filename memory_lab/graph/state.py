@@ -1,15 +1,18 @@
-"""Graph state: plain JSON-able values so the SQLite checkpointer can store them safely.
+"""Graph state of one turn: plain JSON-able values.
 
 Records travel as dicts (`model_dump(mode="json")`) and are rebuilt in the nodes.
+Nothing here outlives the turn: what the memory holds between turns (window
+bounds, summary, watermarks, owed work) is in the job ledger, in the same SQLite
+file as the transcript (`memory_lab.jobs.ledger`).
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 
 class MemoryState(TypedDict, total=False):
-    """One chat thread's memory as the graph sees it between turns."""
+    """One turn of one chat thread, as the graph sees it."""
 
     tenant: str
     thread: str
@@ -20,17 +23,23 @@ class MemoryState(TypedDict, total=False):
     """Answer the last incoming user message."""
     close_session: bool
     """Flush extraction for everything past the watermark (new chat or idle)."""
-    # the session window
-    window: list[dict]
-    summary: str
-    session: str
-    last_seq: int
-    """Highest transcript seq this thread has taken into its window or episodes."""
-    extracted_upto: int
-    """Extraction watermark: turns up to this seq have been through extraction."""
     # outputs of a step
+    window: list[dict]
+    """The thread's window after the step: turns no committed episode holds."""
+    summary: str
+    """The running summary of what committed episodes hold."""
     decision: dict | None
+    jobs: int
+    """How many memory jobs the step recorded for the background worker."""
     context: dict | None
     reply: str | None
     step_events: list[dict]
-    session_changed: bool
+
+
+class JobState(TypedDict, total=False):
+    """One background job, as the maintenance graph sees it."""
+
+    job: Any
+    """The `memory_lab.jobs.ledger.Job` to run (never checkpointed)."""
+    events: list[dict]
+    """The events the job logged (none if another worker finished it first)."""

@@ -49,6 +49,8 @@ class Completion:
         completion_tokens: Generated tokens the endpoint reported.
         cached: True when this came from the cache and no request was sent.
         finish_reason: `stop`, `length`, `tool_calls`, ... as reported.
+        refusal: The model's refusal message, when it declined to answer
+            (OpenAI's structured outputs report it apart from the content).
     """
 
     text: str
@@ -57,6 +59,7 @@ class Completion:
     completion_tokens: int = 0
     cached: bool = False
     finish_reason: str | None = None
+    refusal: str | None = None
 
     def record(self) -> dict[str, Any]:
         """A JSON-ready form for the cache."""
@@ -67,6 +70,7 @@ class Completion:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "finish_reason": self.finish_reason,
+            "refusal": self.refusal,
         }
 
     @classmethod
@@ -80,6 +84,7 @@ class Completion:
             completion_tokens=int(record.get("completion_tokens", 0)),
             cached=cached,
             finish_reason=record.get("finish_reason"),
+            refusal=record.get("refusal"),
         )
 
     @classmethod
@@ -99,6 +104,7 @@ class Completion:
             prompt_tokens=(usage.prompt_tokens or 0) if usage else 0,
             completion_tokens=(usage.completion_tokens or 0) if usage else 0,
             finish_reason=choice.finish_reason if choice is not None else None,
+            refusal=getattr(message, "refusal", None) or None,
         )
 
 

@@ -1,9 +1,11 @@
 """Prompts for the LLM brain: one module per task, each versioned.
 
 Every module (`summarize`, `extract`, `condense`, `respond`) exposes `NAME`,
-`VERSION`, a `build(...)` function that returns langchain messages and, where the
-task expects structured output, its pydantic response model. Eval logs record the
-versions so a changed prompt shows up as a changed run.
+`VERSION`, a `build(...)` function that returns OpenAI-style chat messages (plain
+dicts, what `ChatClient.complete` sends) and, where the task expects structured
+output, its pydantic response model, whose JSON schema the brain passes to
+`ChatClient.response_format_for`. Eval logs record the versions so a changed
+prompt shows up as a changed run.
 
 The rule every prompt follows for untrusted text (escaped, inside a named tag
 the system prompt declares as data) lives in `_render`; its names are re-exported
@@ -15,6 +17,7 @@ from __future__ import annotations
 from memory_lab.prompts import condense, extract, respond, summarize
 from memory_lab.prompts._render import (
     DATA_RULE,
+    chat,
     data_rule,
     escape_data,
     format_instructions,
@@ -31,6 +34,7 @@ def prompt_versions() -> dict[str, str]:
 
 __all__ = [
     "DATA_RULE",
+    "chat",
     "data_rule",
     "escape_data",
     "format_instructions",

@@ -50,6 +50,14 @@ def render_turn(message: Message) -> str:
     return f"<turn {rendered}>{escape_data(message.content)}</turn>"
 
 
+def chat(system: str, user: str) -> list[dict[str, str]]:
+    """A system message and a user message, as the chat API takes them."""
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+    ]
+
+
 def render_turns(messages: Sequence[Message]) -> str:
     """The turns inside one `<turns>` block, oldest first as given."""
     body = "\n".join(render_turn(m) for m in messages)

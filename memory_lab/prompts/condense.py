@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts._render import data_rule, format_instructions, wrap_data
+from memory_lab.prompts._render import chat, data_rule, format_instructions, wrap_data
 
 NAME = "condense"
-VERSION = "condense/1"
+VERSION = "condense/2"
 
 
 class CondenseResponse(BaseModel):
@@ -19,7 +18,7 @@ class CondenseResponse(BaseModel):
     summary: str = Field(description="The condensed summary.")
 
 
-def build(text: str, *, max_tokens: int) -> list[BaseMessage]:
+def build(text: str, *, max_tokens: int) -> list[dict[str, str]]:
     """Messages asking to condense `text` to at most `max_tokens`."""
     words = max(1, int(max_tokens * 0.75))
     system = "\n\n".join(
@@ -34,7 +33,4 @@ def build(text: str, *, max_tokens: int) -> list[BaseMessage]:
             format_instructions(CondenseResponse),
         ]
     )
-    return [
-        SystemMessage(content=system),
-        HumanMessage(content=f"Condense this summary.\n\n{wrap_data('memory', text)}"),
-    ]
+    return chat(system, f"Condense this summary.\n\n{wrap_data('memory', text)}")

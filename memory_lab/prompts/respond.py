@@ -1,21 +1,24 @@
 """Prompt: answer the user with the assembled memory context.
 
-Plain chat, no structured output: the reply is text for the user.
+Plain chat, no structured output: the reply is text for the user. The context
+arrives from assembly already delimited (`<memory type=...>` blocks) and escaped,
+so it is placed as it is: escaping it again would show the model `&amp;lt;`
+where the user wrote `<`.
 """
 
 from __future__ import annotations
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
-
-from memory_lab.prompts._render import data_rule, wrap_data
+from memory_lab.prompts._render import chat, data_rule
 from memory_lab.types import ContextBundle, Message
 
 NAME = "respond"
-VERSION = "respond/1"
+VERSION = "respond/2"
+
+NO_MEMORY = '<memory type="none">\n(nothing remembered yet)\n</memory>'
 
 
-def build(question: Message, context: ContextBundle) -> list[BaseMessage]:
-    """The memory as a delimited system message, then the user's question.
+def build(question: Message, context: ContextBundle) -> list[dict[str, str]]:
+    """The memory in the system message, then the user's question as the user turn.
 
     The question is the user speaking now, so it goes in as the user's turn;
     only remembered material is fenced off as data.
@@ -28,7 +31,7 @@ def build(question: Message, context: ContextBundle) -> list[BaseMessage]:
             "what is asked, say you do not know rather than guessing. If memory "
             "items conflict or are marked uncertain, say so.",
             data_rule("memory"),
-            wrap_data("memory", context.text),
+            context.text or NO_MEMORY,
         ]
     )
-    return [SystemMessage(content=system), HumanMessage(content=question.content)]
+    return chat(system, question.content)

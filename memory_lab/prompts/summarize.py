@@ -1,21 +1,21 @@
-"""Prompt: compress a span of turns into one episode record.
-
-The record holds a summary, the user's intent, key facts, decisions and open
-questions: what a later conversation needs, in fields it can search and show.
-"""
+"""Prompt: compress a span of turns into one episode record."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory_lab.prompts._render import data_rule, format_instructions, render_turns
+from memory_lab.prompts._render import (
+    chat,
+    data_rule,
+    format_instructions,
+    render_turns,
+)
 from memory_lab.types import Message
 
 NAME = "summarize"
-VERSION = "summarize/1"
+VERSION = "summarize/2"
 
 
 class SummaryResponse(BaseModel):
@@ -23,7 +23,7 @@ class SummaryResponse(BaseModel):
 
     Every field is required (lists may be empty): strict structured-output
     endpoints demand it, and a reply missing a field is then a wrong shape the
-    brain retries instead of a silently empty record.
+    brain re-asks instead of a silently empty record.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -35,7 +35,7 @@ class SummaryResponse(BaseModel):
     open_questions: list[str] = Field(description="Questions left open; [] if none.")
 
 
-def build(messages: Sequence[Message], *, max_tokens: int) -> list[BaseMessage]:
+def build(messages: Sequence[Message], *, max_tokens: int) -> list[dict[str, str]]:
     """Messages asking for a summary of `messages` within `max_tokens`."""
     words = max(1, int(max_tokens * 0.75))
     system = "\n\n".join(
@@ -49,7 +49,4 @@ def build(messages: Sequence[Message], *, max_tokens: int) -> list[BaseMessage]:
             format_instructions(SummaryResponse),
         ]
     )
-    return [
-        SystemMessage(content=system),
-        HumanMessage(content=f"Summarize these turns.\n\n{render_turns(messages)}"),
-    ]
+    return chat(system, f"Summarize these turns.\n\n{render_turns(messages)}")

@@ -1,7 +1,9 @@
 """One SQLite file shared safely by threads and processes, plus column codecs.
 
-The transcript, fact and event stores may all live in one file (for instance
-`<data_dir>/memory.sqlite3`); each opens its own connection through this helper.
+The transcript, fact, event and job stores may all live in one file (for instance
+`<data_dir>/memory.sqlite3`). Each opens its own connection through this helper,
+or they share one `SqliteDatabase`, so that a caller can make several stores'
+writes one transaction (a job's fact writes and its completion, for instance).
 """
 
 from __future__ import annotations
@@ -60,21 +62,38 @@ class SqliteDatabase:
         )
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
+        self._depth = 0  # open transactions on this connection (nested ones join)
+        self._writing = False
         with self._lock:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             self._conn.execute("PRAGMA journal_mode = WAL")
             # In WAL mode NORMAL stays consistent after a crash and avoids an
             # fsync per commit.
             self._conn.execute("PRAGMA synchronous = NORMAL")
+        self.ensure(schema)
+
+    def ensure(self, schema: Sequence[str]) -> None:
+        """Create a store's tables (idempotent DDL) in this file."""
         with self.write() as conn:
             for statement in schema:
                 conn.execute(statement)
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that holds the file's write lock from its start."""
+        """A write transaction that holds the file's write lock from its start.
+
+        Inside another `write` on the same thread it joins that transaction, so
+        stores sharing this database commit (or roll back) together.
+        """
         with self._lock:
+            if self._depth:
+                if not self._writing:
+                    raise RuntimeError("a write cannot join a read transaction")
+                yield self._conn
+                return
             self._conn.execute("BEGIN IMMEDIATE")
+            self._writing = True
+            self._depth += 1
             try:
                 yield self._conn
                 self._conn.execute("COMMIT")
@@ -84,21 +103,43 @@ class SqliteDatabase:
                 if self._conn.in_transaction:
                     self._conn.execute("ROLLBACK")
                 raise
+            finally:
+                self._writing = False
+                self._depth -= 1
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: all its queries see one snapshot."""
+        """A read transaction: all its queries see one snapshot.
+
+        Inside another transaction on the same thread it joins it (and reads a
+        write's own changes).
+        """
         with self._lock:
+            if self._depth:
+                yield self._conn
+                return
             self._conn.execute("BEGIN")
+            self._depth += 1
             try:
                 yield self._conn
             finally:
+                self._depth -= 1
                 self._conn.execute("COMMIT")
 
     def close(self) -> None:
         """Close the connection; the store is unusable afterwards."""
         with self._lock:
             self._conn.close()
+
+
+def open_database(
+    where: str | Path | SqliteDatabase, schema: Sequence[str]
+) -> SqliteDatabase:
+    """A store's database: a shared one (its tables made) or a new connection."""
+    if isinstance(where, SqliteDatabase):
+        where.ensure(schema)
+        return where
+    return SqliteDatabase(where, schema)
 
 
 def encode_time(value: datetime | None) -> str | None:

@@ -13,6 +13,7 @@ from memory_lab.stores.sqlite_db import (
     decode_json,
     encode_json,
     encode_time,
+    open_database,
     time_key,
 )
 from memory_lab.stores.tenancy import require_owned
@@ -48,9 +49,9 @@ class SqliteEventLog:
     replayed step does not double its events.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        """Open the log in `path` (a file, or ":memory:")."""
-        self._db = SqliteDatabase(path, _SCHEMA)
+    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+        """Open the log in `path` (a file, ":memory:", or a shared database)."""
+        self._db = open_database(path, _SCHEMA)
 
     def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
         """Store events in order."""

@@ -13,6 +13,7 @@ from memory_lab.stores.sqlite_db import (
     decode_json,
     encode_json,
     encode_time,
+    open_database,
     time_key,
 )
 from memory_lab.stores.tenancy import require_owned
@@ -69,9 +70,9 @@ _FILTERS = ("subject", "category", "key", "status")
 class SqliteFactStore:
     """Fact rows keyed by (tenant, id), ordered by creation time then id."""
 
-    def __init__(self, path: str | Path) -> None:
-        """Open the store in `path` (a file, or ":memory:")."""
-        self._db = SqliteDatabase(path, _SCHEMA)
+    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+        """Open the store in `path` (a file, ":memory:", or a shared database)."""
+        self._db = open_database(path, _SCHEMA)
         self._migrate()
 
     def _migrate(self) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time
+from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Message
 
@@ -40,9 +40,9 @@ class SqliteTranscriptStore:
     error rather than as a duplicated or renumbered message.
     """
 
-    def __init__(self, path: str | Path) -> None:
-        """Open the store in `path` (a file, or ":memory:")."""
-        self._db = SqliteDatabase(path, _SCHEMA)
+    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+        """Open the store in `path` (a file, ":memory:", or a shared database)."""
+        self._db = open_database(path, _SCHEMA)
 
     def append(
         self, tenant: str, thread: str, messages: Sequence[Message]

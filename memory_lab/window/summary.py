@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import Brain, BrainResult
 from memory_lab.config import WindowConfig
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode
@@ -22,7 +22,7 @@ def update_running_summary(
     brain: Brain,
     counter: TokenCounter,
     config: WindowConfig,
-) -> str:
+) -> BrainResult[str]:
     """Append the new episodes' gist.
 
     Re-summarises when the summary passes its budget.
@@ -32,5 +32,5 @@ def update_running_summary(
         lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
     merged = "\n".join(lines)
     if counter.count(merged) <= config.summary_budget_tokens:
-        return merged
+        return BrainResult(merged)
     return brain.condense(merged, max_tokens=config.summary_budget_tokens)

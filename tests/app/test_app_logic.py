@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import socket
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from app_ui.settings import (
     validate_base_url,
     validate_tenant,
 )
+from memory_lab.jobs.ledger import JobLedger
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TIMEOUT = 120
@@ -55,6 +57,18 @@ def _active_facts(at: AppTest) -> int:
     return int(re.match(r"active: (\d+)", line).group(1))
 
 
+def _after_memory_work(at: AppTest, data: Path, timeout: float = 120) -> AppTest:
+    """Wait for the background worker to finish, then rerun, as the page's own
+    refresh does in a browser (AppTest has no fragment timers)."""
+    ledger = JobLedger(data / "memory.sqlite3")
+    deadline = time.monotonic() + timeout
+    while ledger.count() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ledger.count() == 0, "memory work still pending"
+    ledger.db.close()
+    return at.run()
+
+
 def _chat(at: AppTest, text: str) -> AppTest:
     at.chat_input(key="chat_box").set_value(text).run()
     assert not at.exception, [e.value for e in at.exception]
@@ -77,7 +91,7 @@ def test_first_run_shows_the_defaults_and_empty_tiers(data: Path) -> None:
     assert _metric(at, "Episodes") == 0
     assert _active_facts(at) == 0
     assert not at.error
-    assert any("Brain: rule-based" in c for c in _texts(at.sidebar.caption))
+    assert any("Brain: rule ·" in c for c in _texts(at.sidebar.caption))
 
 
 def test_a_message_updates_window_and_facts_with_undoable_status_lines(
@@ -137,7 +151,7 @@ def test_a_bad_llm_url_is_named_and_the_rule_based_brain_keeps_chatting(
     at.radio(key="brain").set_value("OpenAI-compatible server").run()
     at.text_input(key="llm_url").set_value(url).run()
     assert any(says in e for e in _texts(at.sidebar.error)), _texts(at.sidebar.error)
-    assert any("Brain: rule-based" in c for c in _texts(at.sidebar.caption))
+    assert any("Brain: rule ·" in c for c in _texts(at.sidebar.caption))
     _chat(at, "My name is Lena Berg.")
     assert len(at.chat_message) == 2
 
@@ -158,6 +172,7 @@ def test_an_unreachable_llm_server_falls_back_visibly(data: Path) -> None:
     warnings = _texts(at.warning)
     assert any("LLM unavailable" in w for w in warnings), warnings
     assert len(at.chat_message) == 2
+    _after_memory_work(at, data)
     assert _active_facts(at) >= 1
 
 
@@ -200,6 +215,7 @@ def test_advancing_a_day_fires_trigger_c_and_makes_an_episode(data: Path) -> Non
     assert _metric(at, "Episodes") == 0
     at.button(key="adv_1 day").click().run()
     assert any(i.startswith("Trigger fired: C:") for i in _texts(at.info))
+    _after_memory_work(at, data)
     assert _metric(at, "Episodes") == 1
     assert _metric(at, "Turns in window") == 0
     assert _metric(at, "Trigger firings") == 1

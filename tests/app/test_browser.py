@@ -154,7 +154,10 @@ def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) ->
             _send(page, "Hi! My name is Lena Berg and I live in Oslo.", 2)
             _send(page, "Our fiscal year runs January to December.", 4)
 
-            # The reply carries its memory writes as status lines with Undo.
+            # The reply carries its memory writes as status lines with Undo; the
+            # writes land from the background worker, and the page refreshes itself.
+            page.get_by_role("button", name="Undo").first.wait_for(timeout=STEP_MS)
+            _settle(page)
             assert page.get_by_role("button", name="Undo").count() >= 1
             facts_line = page.get_by_text(re.compile(r"^active: \d")).inner_text()
             active = int(re.search(r"active: (\d+)", facts_line).group(1))
@@ -173,6 +176,8 @@ def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) ->
             page.get_by_text(re.compile(r"Trigger fired: .*C:")).wait_for(
                 timeout=STEP_MS
             )
+            # The compression commits in the background; the page refreshes then.
+            page.get_by_text(re.compile(r"By trigger: .*C")).wait_for(timeout=STEP_MS)
             _settle(page)
             assert _metric(page, "Episodes") >= 1
             assert page.get_by_text(re.compile(r"By trigger: .*C")).count() == 1

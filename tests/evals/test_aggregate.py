@@ -9,11 +9,12 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from memlab_evals.aggregate import bootstrap_ci, summarize
+from memlab_evals.llm_records import JudgeVerdict
 from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog, StoredFact
 
-from tests.helpers import CONTRACT_COLUMNS
+from tests.helpers import CONTRACT_COLUMNS, LLM_COLUMNS
 
-REQUIRED = CONTRACT_COLUMNS + [
+REQUIRED = CONTRACT_COLUMNS + LLM_COLUMNS + [
     "fact_recall",
     "abstention_violation_rate",
     "extraction_precision",
@@ -141,8 +142,14 @@ def test_summary_is_deterministic_whatever_the_probe_order():
 
 
 def test_judged_scores_fill_the_column_when_given():
-    judged = {("A", f"c{i % 2}", f"p{i}"): 1.0 for i in range(10)}
-    s = summarize(make_log(), judged).set_index(["system", "category"])
+    log = make_log()
+    verdict = JudgeVerdict(status="ok", label="CORRECT")
+    probes = [
+        p.model_copy(update={"answer_verdict": verdict}) if p.system == "A" else p
+        for p in log.probes
+    ]
+    log = log.model_copy(update={"probes": probes})
+    s = summarize(log).set_index(["system", "category"])
     assert s.loc[("A", "all"), "judged_accuracy"] == 1.0
     assert math.isnan(s.loc[("full", "all"), "judged_accuracy"])
 

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCOMO = ROOT.parent / "shared" / "datasets" / "locomo" / "locomo10_dev.json"
-SYSTEMS = "A,B,C,full,window,rag-bm25"
+SYSTEMS = "A,B,C,full,window,rag-bm25,rag-hybrid"
 
 
 def _gate(dataset: str, thresholds: str, out: Path) -> subprocess.CompletedProcess:

@@ -31,7 +31,7 @@ def test_locomo_report_states_missed_targets(tmp_path):
         update={"config": log.config.model_copy(update={"dataset": "locomo:dev.json"})}
     )
     text = write_report(log, summarize(log), tmp_path).read_text()
-    assert "`rag-bm25` was not run" in text
+    assert "`rag-hybrid` was run: the evidence_recall target cannot" in text
     # full injects 100 tokens per probe, A about 67: nowhere near 15x
     assert "Token target MISSED" in text
 

@@ -14,6 +14,7 @@ from memlab_evals.log import RunLog
 from memlab_evals.runner import Unit, run_eval, run_unit, strip_timing
 
 from memlab_evals import cli
+from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from tests.helpers import CONTRACT_COLUMNS, T0, msg
 
@@ -271,7 +272,18 @@ def test_main_job_writes_a_run_per_dataset(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no ../shared/... here: synthetic only
     monkeypatch.delenv("MEMORY_LAB_LOCOMO", raising=False)
     monkeypatch.setattr(cli, "MAIN_SYSTEMS", "full,none")
+    monkeypatch.setattr(cli, "MAIN_SYNTHETIC", "synthetic:conversations=1")
     assert cli.main_job() == 0
-    out = tmp_path / "runs" / "main-synthetic"
-    assert {"run.json", "summary.csv", "report.md"} <= {p.name for p in out.iterdir()}
-    assert not (tmp_path / "runs" / "main-locomo").exists()
+    for budget in cli.MAIN_BUDGETS:
+        out = tmp_path / "runs" / f"main-synthetic-{budget}"
+        names = {p.name for p in out.iterdir()}
+        assert {"run.json", "summary.csv", "report.md"} <= names
+    assert not list((tmp_path / "runs").glob("main-locomo*"))
+
+
+def test_main_synthetic_set_is_over_ten_times_the_largest_budget():
+    count = default_counter().count
+    data = load_dataset(cli.MAIN_SYNTHETIC)
+    for conv in data.conversations:
+        history = sum(count(turn_line(m)) for m in conv.turns)
+        assert history >= 10 * max(cli.MAIN_BUDGETS), conv.id

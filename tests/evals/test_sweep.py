@@ -21,7 +21,9 @@ from memlab_evals.sweep import (
     sweep,
 )
 
-TINY = "synthetic:conversations=1,sessions=2,turns-per-session=10"
+# Long enough that the history outgrows the 300-token budget: below it, a
+# budget-filling memory shows more tokens than the history has.
+TINY = "synthetic:conversations=1,sessions=2,turns-per-session=24"
 GRID = {
     "A": ["a_max_messages=6,a_keep_last=2", ""],
     "B+C": ["b_high_water=200,b_low_water=100"],

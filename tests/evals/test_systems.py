@@ -124,7 +124,31 @@ def test_none_is_empty_and_stores_nothing():
     assert system.stored_tokens() == 0
 
 
-@pytest.mark.parametrize("name", ["full", "window", "rag-bm25", "rag-embed", "none"])
+def test_hybrid_finds_both_the_rare_word_and_the_paraphrase():
+    # BM25 alone misses the paraphrase (no shared word), embeddings alone rank the
+    # rare name low; the fused ranking holds both turns within a small budget.
+    turns = conversation(40, rare_at=7)
+    turns[25] = msg(25, "Our flight to Reykjavik leaves on the ninth.", speaker="Ana")
+    question = "Zanzibarino plane trip Iceland"
+    ctx = feed("rag-hybrid", turns, budget=80).context(question)
+    assert {"m7", "m25"} <= set(ctx.items)
+    assert ctx.tokens <= 80
+    bm25 = feed("rag-bm25", turns, budget=80).context(question)
+    assert "m25" not in bm25.items
+
+
+def test_hybrid_is_deterministic_and_chronological():
+    turns = conversation(30, rare_at=12)
+    system = feed("rag-hybrid", turns, budget=200)
+    first, second = system.context("parrot coffee"), system.context("parrot coffee")
+    assert first == second
+    positions = [int(i.removeprefix("m")) for i in first.items]
+    assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize(
+    "name", ["full", "window", "rag-bm25", "rag-embed", "rag-hybrid", "none"]
+)
 def test_baselines_store_no_facts_or_episodes(name):
     system = feed(name, conversation(6), budget=100)
     assert system.stored_facts() == []

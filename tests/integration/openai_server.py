@@ -1,8 +1,9 @@
 """A scriptable OpenAI-compatible chat server on 127.0.0.1 for integration tests.
 
-It speaks the `POST /v1/chat/completions` wire format that langchain-openai and the
-openai SDK use, so the brain is tested through its real HTTP client. Each test
-queues behaviours (a good answer, a 500, a hang, broken JSON, the wrong shape);
+It speaks the `POST /v1/chat/completions` wire format that the openai SDK uses, so
+the brain is tested through its real HTTP client. Each test queues behaviours (a
+good answer, a 500, a 429 with `Retry-After`, a hang, broken JSON, the wrong shape,
+a refusal);
 when the queue is empty a default responder builds an answer from the request's
 schema. Every request body is recorded for the test to inspect.
 """
@@ -19,7 +20,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
 Kind = Literal[
-    "ok", "text", "http_error", "timeout", "malformed", "malformed_body", "wrong_shape"
+    "ok",
+    "text",
+    "http_error",
+    "timeout",
+    "malformed",
+    "malformed_body",
+    "wrong_shape",
+    "refusal",
 ]
 
 
@@ -34,17 +42,21 @@ class Behaviour:
             fails with `status`;
             `timeout` sleeps `delay_s` before answering; `malformed` answers
             content that is not JSON; `malformed_body` sends a body that is not
-            JSON at all; `wrong_shape` answers valid JSON that fits no schema.
+            JSON at all; `wrong_shape` answers valid JSON that fits no schema;
+            `refusal` declines, as OpenAI's structured outputs do (no content,
+            the reason in `message.refusal`).
         content: For `ok` a dict (sent as JSON) or a string (sent verbatim);
-            for `text` the reply text.
+            for `text` the reply text; for `refusal` the reason.
         delay_s: For `timeout`, how long to hang.
         status: For `http_error`, the HTTP status code.
+        retry_after: For `http_error`, a `Retry-After` header value to send.
     """
 
     kind: Kind
     content: Any = None
     delay_s: float = 5.0
     status: int = 500
+    retry_after: str | None = None
 
 
 def ok(content: Any) -> Behaviour:
@@ -57,9 +69,14 @@ def text(reply: str) -> Behaviour:
     return Behaviour("text", reply)
 
 
-def http_error(status: int) -> Behaviour:
-    """Fail with an OpenAI-style error body and the given status."""
-    return Behaviour("http_error", status=status)
+def http_error(status: int, retry_after: str | None = None) -> Behaviour:
+    """Fail with an OpenAI-style error body, the given status and `Retry-After`."""
+    return Behaviour("http_error", status=status, retry_after=retry_after)
+
+
+def refusal(reason: str = "I can't help with that.") -> Behaviour:
+    """Decline to answer, with the reason where OpenAI puts it."""
+    return Behaviour("refusal", reason)
 
 
 HTTP_500 = http_error(500)
@@ -84,6 +101,8 @@ class RecordedRequest:
     body: dict[str, Any]
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    at: float = 0.0
+    behaviour: Behaviour | None = None
 
     @property
     def method(self) -> str:
@@ -97,14 +116,15 @@ class RecordedRequest:
 
 
 def request_method(body: dict[str, Any]) -> str:
-    """`json_schema`, `json_mode`, `function_calling` or `plain`."""
+    """`json_schema`, `json_object_schema` (llama.cpp's dialect), `json_mode`,
+    `function_calling` or `plain`."""
     if body.get("tools"):
         return "function_calling"
-    fmt = (body.get("response_format") or {}).get("type")
-    if fmt == "json_schema":
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
         return "json_schema"
-    if fmt == "json_object":
-        return "json_mode"
+    if fmt.get("type") == "json_object":
+        return "json_object_schema" if "schema" in fmt else "json_mode"
     return "plain"
 
 
@@ -115,6 +135,8 @@ def request_schema(body: dict[str, Any]) -> dict[str, Any] | None:
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         return fmt["json_schema"].get("schema")
+    if fmt.get("type") == "json_object":
+        return fmt.get("schema")
     return None
 
 
@@ -253,20 +275,35 @@ class FakeOpenAIServer:
 
     def handle(self, path: str, body: dict[str, Any]) -> tuple[int, bytes]:
         """Status and body for one chat completion request."""
-        record = RecordedRequest(path=path, body=body)
+        status, payload, _ = self.answer(path, body)
+        return status, payload
+
+    def answer(
+        self, path: str, body: dict[str, Any]
+    ) -> tuple[int, bytes, dict[str, str]]:
+        """Status, body and extra headers for one chat completion request."""
+        record = RecordedRequest(path=path, body=body, at=time.monotonic())
         with self._lock:
             self.requests.append(record)
         behaviour = self._next(body)
+        record.behaviour = behaviour
         if behaviour.kind == "http_error":
             error = {"error": {"message": "scripted failure", "type": "server_error"}}
-            return behaviour.status, json.dumps(error).encode()
+            headers = (
+                {"Retry-After": behaviour.retry_after}
+                if behaviour.retry_after is not None
+                else {}
+            )
+            return behaviour.status, json.dumps(error).encode(), headers
         if behaviour.kind == "timeout":
             # Wait on the stop event so shutting the server down is never held up.
             self._stopping.wait(behaviour.delay_s)
             behaviour = default_responder(body)
         if behaviour.kind == "malformed_body":
-            return 200, b'{"id": "chatcmpl-1", "choices": [ {"message": '
-        if behaviour.kind == "malformed":
+            return 200, b'{"id": "chatcmpl-1", "choices": [ {"message": ', {}
+        if behaviour.kind == "refusal":
+            content = ""
+        elif behaviour.kind == "malformed":
             content = '{"summary": "cut off mid-'
         elif behaviour.kind == "wrong_shape":
             content = json.dumps({"unexpected": ["not", "the", "schema"], "n": 3})
@@ -275,20 +312,28 @@ class FakeOpenAIServer:
         else:
             content = json.dumps(behaviour.content)
         as_tool = (
-            behaviour.kind != "text" and request_method(body) == "function_calling"
+            behaviour.kind not in ("text", "refusal")
+            and request_method(body) == "function_calling"
         )
         record.prompt_tokens = _count(json.dumps(body.get("messages", [])))
-        record.completion_tokens = _count(content)
-        return 200, json.dumps(
-            self._completion(body, content, as_tool, record)
-        ).encode()
+        record.completion_tokens = _count(content or str(behaviour.content or ""))
+        reason = behaviour.content if behaviour.kind == "refusal" else None
+        completion = self._completion(body, content, as_tool, record, reason)
+        return 200, json.dumps(completion).encode(), {}
 
     @staticmethod
     def _completion(
-        body: dict[str, Any], content: str, as_tool: bool, record: RecordedRequest
+        body: dict[str, Any],
+        content: str,
+        as_tool: bool,
+        record: RecordedRequest,
+        refused: str | None = None,
     ) -> dict[str, Any]:
-        message: dict[str, Any] = {"role": "assistant", "refusal": None}
-        if as_tool:
+        message: dict[str, Any] = {"role": "assistant", "refusal": refused}
+        if refused is not None:
+            message["content"] = None
+            finish = "stop"
+        elif as_tool:
             name = body["tools"][0]["function"]["name"]
             message["content"] = None
             message["tool_calls"] = [
@@ -338,12 +383,16 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._send(400, b'{"error": {"message": "request body is not JSON"}}')
             return
-        status, payload = self.owner.handle(self.path, body)
-        self._send(status, payload)
+        status, payload, headers = self.owner.answer(self.path, body)
+        self._send(status, payload, headers)
 
-    def _send(self, status: int, payload: bytes) -> None:
+    def _send(
+        self, status: int, payload: bytes, headers: dict[str, str] | None = None
+    ) -> None:
         try:
             self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()

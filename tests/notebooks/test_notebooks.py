@@ -90,3 +90,18 @@ def test_locomo_runs_with_reference_numbers(monkeypatch) -> None:
     assert "72.9" in text  # the published full-context figure, beside ours
     assert "answer recall, categories 1-4 (%)" in text
     assert images_in(nb) >= 1
+
+
+def test_llm_mode_runs_against_the_local_server(monkeypatch) -> None:
+    # Without an endpoint in the environment the notebook starts its own server.
+    for name in list(os.environ):
+        if name.startswith("MEMORY_LAB_"):
+            monkeypatch.delenv(name)
+    nb = execute("04_llm_mode.ipynb", monkeypatch)
+    text = text_of(nb)
+    assert "settings: small" in text
+    assert "brain: llm:" in text
+    assert "judged_accuracy" in text and "answer_f1" in text
+    assert ": 0 requests sent" in text  # the re-run came from the cache
+    assert "identical answers: True" in text
+    assert "stopped the model server" in text

@@ -93,6 +93,7 @@ def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
     for w in workers:
         w.join(timeout=120)
     assert not errors, errors
+    engine.flush()
     for tenant in tenants:
         check_tenant(engine, tenant, [f"{tenant}:{i}" for i in range(12)])
         assert engine.episodes.count(tenant) > 0
@@ -135,7 +136,7 @@ def test_two_processes_ingest_into_one_folder(tmp_path):
     for p in procs:
         p.start()
     for p in procs:
-        p.join(timeout=180)
+        p.join(timeout=600)
     assert [p.exitcode for p in procs] == [0, 0]
     # A fresh engine reopens Chroma, so it sees what both processes added.
     engine = MemoryEngine(tmp_path, config=CONFIG, clock=ManualClock(T0))

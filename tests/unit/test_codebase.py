@@ -53,3 +53,24 @@ def test_library_imports_none_of_the_packages_built_on_it():
                 if n.split(".")[0] in OTHERS
             ]
     assert offenders == []
+
+
+def test_every_package_is_listed_for_installation():
+    """A package missing from pyproject's list installs fine editable, not from a wheel."""
+    import tomllib
+
+    listed = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+            "packages"
+        ]
+    )
+    roots = {"memory_lab": ROOT / "memory_lab", "memlab_cli": ROOT / "memlab_cli",
+             "memlab_evals": ROOT / "evals" / "memlab_evals",
+             "memlab_bench": ROOT / "benchmarks" / "memlab_bench",
+             "memlab_datasets": ROOT / "datasets" / "memlab_datasets"}
+    found = {
+        ".".join([name, *init.parent.relative_to(path).parts])
+        for name, path in roots.items()
+        for init in path.rglob("__init__.py")
+    }
+    assert found - listed == set()

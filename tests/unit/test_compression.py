@@ -73,7 +73,7 @@ def test_build_episodes_records_the_span_and_never_grows_it():
         now=T0,
         config=WindowConfig(),
         trigger="A",
-    )
+    ).value
     assert len(episodes) == 1
     ep = episodes[0]
     assert (ep.first_seq, ep.last_seq) == (0, 3)
@@ -99,13 +99,13 @@ def test_running_summary_appends_and_condenses_past_its_budget():
         now=T0,
         config=WindowConfig(),
         trigger="A",
-    )
+    ).value
     config = WindowConfig(summary_budget_tokens=20)
     small = update_running_summary(
         "", episodes, brain=brain, counter=COUNTER, config=WindowConfig()
-    )
+    ).value
     assert small.startswith(f"[{T0.date().isoformat()}]")
     long = update_running_summary(
         "word " * 200, episodes, brain=brain, counter=COUNTER, config=config
-    )
+    ).value
     assert COUNTER.count(long) <= config.summary_budget_tokens

@@ -63,6 +63,7 @@ def _run(*texts: str) -> MemoryEngine:
     engine = MemoryEngine(clock=ManualClock(T0))
     engine.ingest(TENANT, [msg(i, t) for i, t in enumerate(texts)])
     engine.close_session(TENANT)
+    engine.flush()
     return engine
 
 
@@ -101,6 +102,7 @@ def test_remember_that_stores_an_explicit_fact_extraction_cannot_override():
     assert row.expires_at is None
     engine.ingest(TENANT, [msg(5, "I'm vegan.")])
     engine.close_session(TENANT)
+    engine.flush()
     assert [f.value for f in engine.facts.active(TENANT)] == ["vegetarian"]
     assert any(f.status == "contradiction" for f in engine.facts.rows(TENANT))
 

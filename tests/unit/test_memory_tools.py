@@ -49,6 +49,7 @@ def test_confirm_and_list(setup):
     engine, clock, tools = setup
     engine.ingest(TENANT, [msg(1, "I work at Acme.")])
     engine.close_session(TENANT)
+    engine.flush()
     (row,) = tools["memory_list"].invoke({})
     clock.advance(timedelta(days=30))
     event = tools["memory_confirm"].invoke({"fact_id": row["id"]})
@@ -60,8 +61,10 @@ def test_a_fact_below_the_floor_is_never_injected_but_can_be_recalled(setup):
     engine, clock, tools = setup
     engine.ingest(TENANT, [msg(1, "I think I might be allergic to shellfish.")])
     engine.close_session(TENANT)
+    engine.flush()
     engine.ingest(TENANT, [msg(2, "We have 3 employees.")])
     engine.close_session(TENANT)
+    engine.flush()
     # Knowledge fades with a 120-day half-life: 170 days on (before its 182-day
     # TTL) it is below the floor.
     clock.advance(timedelta(days=170))

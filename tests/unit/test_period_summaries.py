@@ -21,6 +21,7 @@ def _replay(spec: str, data_dir=None) -> MemoryEngine:
     )
     for m in CONV.messages:
         engine.ingest(CONV.tenant, [m])
+    engine.flush()
     return engine
 
 

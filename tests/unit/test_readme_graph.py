@@ -1,4 +1,4 @@
-"""The README's graph diagram is the one the compiled graph prints."""
+"""The README's graph diagrams are the ones the compiled graphs print."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ def _normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_readme_diagram_matches_the_compiled_graph():
+def test_readme_diagrams_match_the_compiled_graphs():
     blocks = re.findall(
         r"```mermaid\n(.*?)```", README.read_text(encoding="utf-8"), re.S
     )
     assert blocks, "README.md has no mermaid block"
-    assert _normalise(mermaid()) in [_normalise(b) for b in blocks], (
-        "README.md's graph is out of date: paste the output of `memory-lab graph`"
-    )
+    for graph in ("turn", "maintenance"):
+        assert _normalise(mermaid(graph)) in [_normalise(b) for b in blocks], (
+            f"README.md's {graph} graph is out of date: paste the output of "
+            "`memory-lab graph`"
+        )

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory_lab.brains.base import Brain
+from memory_lab.brains.base import USAGE_FIELDS, Brain
 from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.config import FactConfig
 from memory_lab.tokens import default_counter
@@ -51,19 +51,25 @@ SPAN = [
 ]
 
 
-def test_is_a_brain_named_rule_based(brain):
+def test_is_a_brain_named_rule(brain):
     typed: Brain = brain
-    assert typed.name == RuleBasedBrain.name == "rule-based"
+    assert typed.name == RuleBasedBrain.name == "rule"
 
 
-def test_never_reports_events(brain):
-    brain.summarize(SPAN, max_tokens=50)
-    brain.extract(SPAN)
-    assert brain.drain_events() == []
+def test_never_reports_notes_or_usage(brain):
+    results = [
+        brain.summarize(SPAN, max_tokens=50),
+        brain.extract(SPAN),
+        brain.condense("A long summary. " * 80, max_tokens=20),
+        brain.respond(message("Hi?"), bundle()),
+    ]
+    assert all(r.notes == () for r in results)
+    usage = brain.usage()
+    assert set(USAGE_FIELDS) <= set(usage) and not any(usage.values())
 
 
 def test_summarize_fits_and_keeps_content(brain):
-    draft = brain.summarize(SPAN, max_tokens=40)
+    draft = brain.summarize(SPAN, max_tokens=40).value
     assert default_counter().count(draft.summary) <= 40
     assert "K2" in draft.summary
     assert draft.decisions == ["user: We decided to go with K2."]
@@ -73,12 +79,12 @@ def test_condense_fits(brain):
     text = "\n".join(
         f"user: Invoice {i} of 1{i}00 kr is still unpaid." for i in range(30)
     )
-    out = brain.condense(text, max_tokens=30)
+    out = brain.condense(text, max_tokens=30).value
     assert 0 < default_counter().count(out) <= 30
 
 
 def test_extract_reads_user_turns_only(brain):
-    cands = brain.extract(SPAN)
+    cands = brain.extract(SPAN).value
     assert {(c.key, c.value) for c in cands} == {
         ("name", "Alex"),
         ("home_city", "Uppsala"),
@@ -91,7 +97,7 @@ def test_extract_reads_user_turns_only(brain):
 def test_extract_respects_the_category_vocabulary():
     config = FactConfig()
     only_identity = FactConfig(categories={"identity": config.policy("identity")})
-    cands = RuleBasedBrain(categories=only_identity).extract(SPAN)
+    cands = RuleBasedBrain(categories=only_identity).extract(SPAN).value
     assert cands and {c.category for c in cands} == {"identity"}
 
 
@@ -100,7 +106,7 @@ def test_uses_the_injected_counter():
         def count(self, text: str) -> int:
             return len(text.split())
 
-    draft = RuleBasedBrain(counter=WordCounter()).summarize(SPAN, max_tokens=8)
+    draft = RuleBasedBrain(counter=WordCounter()).summarize(SPAN, max_tokens=8).value
     assert 0 < len(draft.summary.split()) <= 8
 
 
@@ -109,7 +115,7 @@ def test_respond_says_it_is_offline_and_lists_memory(brain):
         facts="[FACTS]\nUser facts:\n- name: Alex\n- home_city: Uppsala\n[END FACTS]",
         episodes="<episodes>\n- 2024-05-01: user decided to go with K2.\n</episodes>",
     )
-    reply = brain.respond(message("What do you know about me?", 5), context)
+    reply = brain.respond(message("What do you know about me?", 5), context).value
     assert reply.startswith("[offline responder] No language model is configured")
     assert "Facts used: name: Alex; home_city: Uppsala." in reply
     assert "Episodes used: 2024-05-01: user decided to go with K2." in reply
@@ -117,7 +123,7 @@ def test_respond_says_it_is_offline_and_lists_memory(brain):
 
 
 def test_respond_with_empty_memory_says_none(brain):
-    reply = brain.respond(message("Hello?"), bundle())
+    reply = brain.respond(message("Hello?"), bundle()).value
     assert "Facts used: none. Episodes used: none." in reply
 
 
@@ -126,7 +132,7 @@ def test_respond_stays_short_with_a_lot_of_memory(brain):
     episodes = "\n".join(
         f"- episode {i}: " + "long summary text " * 20 for i in range(20)
     )
-    reply = brain.respond(message("Tell me everything."), bundle(facts, episodes))
+    reply = brain.respond(message("Tell me everything."), bundle(facts, episodes)).value
     assert len(reply.split()) < 120
     assert "more)" in reply
 
@@ -148,9 +154,9 @@ msgs = [Message(id=f"S:{i}", tenant="t", session="S", role=r, content=c, timesta
         for i, (r, c) in enumerate(texts)]
 brain = RuleBasedBrain()
 out = {
-    "draft": brain.summarize(msgs, max_tokens=60).model_dump(),
-    "facts": [c.model_dump() for c in brain.extract(msgs)],
-    "condensed": brain.condense("\\n".join(c for _, c in texts), max_tokens=25),
+    "draft": brain.summarize(msgs, max_tokens=60).value.model_dump(),
+    "facts": [c.model_dump() for c in brain.extract(msgs).value],
+    "condensed": brain.condense("\\n".join(c for _, c in texts), max_tokens=25).value,
 }
 print(json.dumps(out, sort_keys=True))
 """
@@ -192,6 +198,8 @@ def test_respond_keeps_multi_line_episodes_together(brain):
         "- [2024-05-02 09:00; turns S2:0..S2:1] user: I moved to Oslo.\n"
         "</memory>"
     )
-    reply = brain.respond(message("What did we decide?"), bundle(episodes=episodes))
+    reply = brain.respond(
+        message("What did we decide?"), bundle(episodes=episodes)
+    ).value
     assert "user: We chose K2 & Fortnox. assistant: Noted.;" in reply
     assert reply.endswith("user: I moved to Oslo.")

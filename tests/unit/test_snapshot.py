@@ -43,6 +43,7 @@ def test_snapshot_is_typed_and_its_json_keeps_the_contract_keys():
     texts = ["My name is Ada.", "We decided to use Postgres.", "Hi.", "Ok.", "Fine."]
     for i, text in enumerate(texts):
         eng.ingest("t1", [msg(i, text)])
+    eng.flush()  # the snapshot shows committed work; let the worker finish it
     snap = eng.memory_snapshot("t1")
     assert isinstance(snap, MemorySnapshot)
     data = eng.snapshot("t1")
@@ -67,6 +68,7 @@ def test_snapshot_is_typed_and_its_json_keeps_the_contract_keys():
 def test_snapshot_reads_status_at_its_own_time():
     eng = MemoryEngine(None, clock=ManualClock(T0), embedder=FlatEmbedder())
     eng.ingest("t1", [msg(0, "I still need to renew my passport.")])
+    eng.flush()
     state = eng.state("t1")
     before = take_snapshot(eng.deps, state, "t1", "main")
     assert before.facts and before.facts[0].status == "active"

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from memlab_evals.scorers import (
     abstention,
+    answer_overlap,
     answer_recall,
     compression,
     evidence_recall,
     extraction,
     fact_recall,
     hallucination,
+    judged,
     stale_answer,
 )
 from memlab_evals.scorers.base import ProbeCase, Scorer, source_of
@@ -49,6 +51,29 @@ SCORERS: tuple[Scorer, ...] = (
         "probe",
         compression.storage_ratio,
     ),
+    Scorer(
+        answer_overlap.F1,
+        answer_overlap.VERSION,
+        True,
+        "probe",
+        answer_overlap.score_f1,
+    ),
+    Scorer(
+        answer_overlap.BLEU1,
+        answer_overlap.VERSION,
+        True,
+        "probe",
+        answer_overlap.score_bleu1,
+    ),
+    Scorer(
+        answer_overlap.ABSTENTION,
+        answer_overlap.VERSION,
+        True,
+        "probe",
+        answer_overlap.score_abstention,
+    ),
+    Scorer(judged.ANSWER, judged.VERSION, True, "probe", judged.score_answer),
+    Scorer(judged.CONTEXT, judged.VERSION, True, "probe", judged.score_context),
     Scorer(
         hallucination.NAME,
         hallucination.VERSION,
@@ -85,7 +110,12 @@ COST_DIRECTIONS: dict[str, str] = {
     "retrieve_ms_p95": "lower",
     "brain_calls": "lower",
     "brain_tokens": "lower",
-    "judged_accuracy": "higher",
+    "llm_calls": "lower",
+    "llm_prompt_tokens": "lower",
+    "llm_completion_tokens": "lower",
+    "llm_cache_hits": "higher",
+    "answer_failures": "lower",
+    "extraction_rejected_rate": "lower",
 }
 
 DIRECTIONS: dict[str, str] = {

@@ -8,81 +8,26 @@ language model answered.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from memory_lab.brains.base import BrainResult, zero_usage
 from memory_lab.brains.rule_based.extraction import extract_candidates
+from memory_lab.brains.rule_based.listing import memory_listing
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
 from memory_lab.config import FactConfig
-from memory_lab.text import unescape_data
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import (
-    ContextBlock,
     ContextBundle,
     EpisodeDraft,
     Fact,
     FactCandidate,
-    MemoryEvent,
     Message,
 )
 
-_FACT_WORDS = 45
-_EPISODE_WORDS = 35
-_FACT_ITEM_WORDS = 14
-_EPISODE_ITEM_WORDS = 18
-_PREAMBLE = (
+PREAMBLE = (
     "[offline responder] No language model is configured, so here is what memory "
     "holds for your message."
 )
-# Block framing lines (delimiters, headers) are not memory items.
-_FRAME = re.compile(r"^(?:\[.*\]|<[^>]*>|#+\s.*|```.*|[^:]{1,40}:|-{3,}|={3,})$")
-_BULLET = re.compile(r"^(?:[-*•]|\d+[.)])\s+")
-
-
-def _items(block: ContextBlock | None) -> list[str]:
-    """The memory items a context block lists, without framing or markup escapes.
-
-    When the block uses bullets, unbulleted lines continue the item above (an
-    episode's summary spans several lines); otherwise every line is an item.
-    """
-    if block is None:
-        return []
-    lines = [unescape_data(raw.strip()) for raw in block.text.splitlines()]
-    lines = [line for line in lines if line and not _FRAME.match(line)]
-    bulleted = any(_BULLET.match(line) for line in lines)
-    out: list[str] = []
-    for line in lines:
-        if bulleted and out and not _BULLET.match(line):
-            out[-1] += " " + line
-        else:
-            out.append(_BULLET.sub("", line))
-    return out
-
-
-def _listing(items: Sequence[str], *, item_words: int, total_words: int) -> str:
-    """Items shortened and joined until the word allowance is spent."""
-    shown: list[str] = []
-    used = 0
-    for item in items:
-        words = item.split()
-        short = " ".join(words[:item_words]) + (
-            " ..." if len(words) > item_words else ""
-        )
-        cost = min(len(words), item_words)
-        if shown and used + cost > total_words:
-            break
-        shown.append(short)
-        used += cost
-    if not shown:
-        return "none"
-    hidden = len(items) - len(shown)
-    more = f" (+{hidden} more)" if hidden else ""
-    return "; ".join(shown) + more
-
-
-def _stop(text: str) -> str:
-    """End a listing with one full stop, not two."""
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 class RuleBasedBrain:
@@ -95,7 +40,7 @@ class RuleBasedBrain:
             researcher can switch a category off by removing it from the config.
     """
 
-    name = "rule-based"
+    name = "rule"
 
     def __init__(
         self,
@@ -107,45 +52,35 @@ class RuleBasedBrain:
 
     def summarize(
         self, messages: Sequence[Message], *, max_tokens: int
-    ) -> EpisodeDraft:
+    ) -> BrainResult[EpisodeDraft]:
         """An extractive record of `messages` whose summary fits `max_tokens`."""
-        return summarize_extractive(
-            messages, max_tokens=max_tokens, counter=self._counter
+        return BrainResult(
+            summarize_extractive(messages, max_tokens=max_tokens, counter=self._counter)
         )
 
-    def condense(self, text: str, *, max_tokens: int) -> str:
+    def condense(self, text: str, *, max_tokens: int) -> BrainResult[str]:
         """`text` cut to its most informative sentences within `max_tokens`."""
-        return condense_text(text, max_tokens=max_tokens, counter=self._counter)
+        return BrainResult(
+            condense_text(text, max_tokens=max_tokens, counter=self._counter)
+        )
 
     def extract(
         self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
-    ) -> list[FactCandidate]:
+    ) -> BrainResult[list[FactCandidate]]:
         """Facts the turns state, limited to the configured categories."""
         categories = self._facts.categories
         found = extract_candidates(messages, prior=known)
-        return [c for c in found if c.category in categories]
+        return BrainResult([c for c in found if c.category in categories])
 
-    def respond(self, question: Message, context: ContextBundle) -> str:
+    def respond(self, question: Message, context: ContextBundle) -> BrainResult[str]:
         """A plain listing of the memory that was assembled for `question`.
 
         Without a model there is no answer to give; showing which facts and
         episodes were retrieved is still useful for inspecting the memory, and
         saying so avoids passing a listing off as an answer.
         """
-        facts = _listing(
-            _items(context.block("facts")),
-            item_words=_FACT_ITEM_WORDS,
-            total_words=_FACT_WORDS,
-        )
-        episodes = _listing(
-            _items(context.block("episodes")),
-            item_words=_EPISODE_ITEM_WORDS,
-            total_words=_EPISODE_WORDS,
-        )
-        return (
-            f"{_PREAMBLE} Facts used: {_stop(facts)} Episodes used: {_stop(episodes)}"
-        )
+        return BrainResult(f"{PREAMBLE} {memory_listing(context)}")
 
-    def drain_events(self) -> list[MemoryEvent]:
-        """Always empty: this brain has nothing to fall back from."""
-        return []
+    def usage(self) -> dict[str, int]:
+        """All zero: no model is called, no fact is proposed or refused."""
+        return zero_usage()

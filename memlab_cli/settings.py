@@ -1,0 +1,230 @@
+"""Every `MEMORY_LAB_*` environment variable, read in one place.
+
+The library never reads the environment: the edges (the command line, the app,
+the notebooks) build a `Settings`, let their flags override it, and pass plain
+config objects in. Keys are `SecretStr`, so no repr, log line or run log shows
+them.
+
+- `MEMORY_LAB_LLM_BASE_URL`, `_LLM_MODEL`, `_LLM_API_KEY`: the LLM brain (a base
+  URL alone selects it).
+- `MEMORY_LAB_EXTRACT_BASE_URL`, `_MODEL`, `_API_KEY`: a separate extraction model.
+- `MEMORY_LAB_ANSWER_BASE_URL`, `_MODEL`, `_API_KEY`: the model answering probes.
+- `MEMORY_LAB_JUDGE_BASE_URL`, `_MODEL`, `_API_KEY`: the judge grading answers.
+- `MEMORY_LAB_LLM_CACHE`: the response cache file.
+- `MEMORY_LAB_LLM_MAX_CONNECTIONS`, `MEMORY_LAB_LLM_TIMEOUT_S`: how requests are made.
+- `MEMORY_LAB_DATA`: the app's data folder; `MEMORY_LAB_RUNS`: where runs live.
+- `MEMORY_LAB_LOCOMO`: the LoCoMo file `main` adds.
+- `MEMORY_LAB_NB_FULL`: notebooks run their full settings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from memlab_evals.endpoints import Endpoint
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from memory_lab.config import LLMSettings
+from memory_lab.errors import MemoryLabError
+
+BrainKind = Literal["rule", "llm"]
+
+
+class Settings(BaseSettings):
+    """What the environment says, before any flag overrides it."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MEMORY_LAB_", extra="ignore", frozen=True
+    )
+
+    llm_base_url: str | None = Field(
+        default=None, description="The LLM brain's endpoint; set, it selects the brain."
+    )
+    llm_model: str | None = Field(default=None, description="The LLM brain's model.")
+    llm_api_key: SecretStr | None = None
+    extract_base_url: str | None = Field(
+        default=None, description="A separate fact-extraction endpoint."
+    )
+    extract_model: str | None = Field(
+        default=None, description="A separate (often cheaper) extraction model."
+    )
+    extract_api_key: SecretStr | None = None
+    answer_base_url: str | None = Field(
+        default=None, description="Endpoint answering eval probes (default: brain's)."
+    )
+    answer_model: str | None = None
+    answer_api_key: SecretStr | None = None
+    judge_base_url: str | None = Field(
+        default=None, description="Endpoint of the judge grading answers."
+    )
+    judge_model: str | None = None
+    judge_api_key: SecretStr | None = None
+    llm_cache: Path | None = Field(
+        default=None,
+        description="Response cache file (default: the user's cache folder).",
+    )
+    llm_max_connections: int = Field(default=4, ge=1)
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    data: Path | None = Field(default=None, description="The app's data folder.")
+    runs: Path = Field(default=Path("runs"), description="Where eval runs live.")
+    locomo: Path | None = Field(default=None, description="LoCoMo file for `main`.")
+    nb_full: bool = Field(default=False, description="Notebooks run full settings.")
+
+    # -- endpoints, flags over environment -------------------------------------------
+
+    def brain(
+        self,
+        kind: BrainKind | None = None,
+        base_url: str | None = None,
+        model: str | None = None,
+    ) -> Endpoint | None:
+        """The LLM brain's endpoint, or None for the rule-based brain.
+
+        Without `kind`, a base URL (flag or environment) selects the LLM brain.
+
+        Raises:
+            MemoryLabError: `--brain llm` without an endpoint or model.
+        """
+        url = base_url or self.llm_base_url
+        if kind == "rule" or (kind is None and not url):
+            return None
+        return _endpoint(
+            "brain",
+            url,
+            model or self.llm_model,
+            self.llm_api_key,
+            "--llm-base-url or MEMORY_LAB_LLM_BASE_URL",
+            "--llm-model or MEMORY_LAB_LLM_MODEL",
+        )
+
+    def extractor(
+        self, base_url: str | None = None, model: str | None = None
+    ) -> Endpoint | None:
+        """A separate extraction model, or None to extract with the brain's."""
+        url = base_url or self.extract_base_url
+        name = model or self.extract_model
+        if not url and not name:
+            return None
+        return _endpoint(
+            "extraction model",
+            url or self.llm_base_url,
+            name or self.llm_model,
+            self.extract_api_key or self.llm_api_key,
+            "--extract-base-url or MEMORY_LAB_EXTRACT_BASE_URL",
+            "--extract-model or MEMORY_LAB_EXTRACT_MODEL",
+        )
+
+    def answerer(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        brain: Endpoint | None = None,
+    ) -> Endpoint:
+        """The model that answers eval probes; the brain's endpoint by default.
+
+        Raises:
+            MemoryLabError: no answer endpoint and no LLM brain to borrow one from.
+        """
+        url = base_url or self.answer_base_url or (brain.base_url if brain else None)
+        name = model or self.answer_model or (brain.model if brain else None)
+        key = self.answer_api_key or (brain.api_key if brain else None)
+        return _endpoint(
+            "answer model",
+            url,
+            name,
+            key,
+            "--answer-base-url, MEMORY_LAB_ANSWER_BASE_URL or an LLM brain",
+            "--answer-model, MEMORY_LAB_ANSWER_MODEL or an LLM brain",
+        )
+
+    def judge(
+        self, base_url: str | None = None, model: str | None = None
+    ) -> Endpoint | None:
+        """The judge, or None when neither flags nor environment name one."""
+        url = base_url or self.judge_base_url
+        name = model or self.judge_model
+        if not url and not name:
+            return None
+        return _endpoint(
+            "judge",
+            url,
+            name,
+            self.judge_api_key,
+            "--judge-base-url or MEMORY_LAB_JUDGE_BASE_URL",
+            "--judge-model or MEMORY_LAB_JUDGE_MODEL",
+        )
+
+    def llm_settings(
+        self,
+        brain: Endpoint | None,
+        extractor: Endpoint | None = None,
+        *,
+        timeout_s: float | None = None,
+        use_cache: bool = True,
+    ) -> LLMSettings | None:
+        """The library's config for the brain (None: the rule-based brain)."""
+        if brain is None:
+            return None
+        return llm_settings(
+            brain,
+            extractor=extractor,
+            timeout_s=timeout_s or self.llm_timeout_s,
+            cache_path=self.llm_cache,
+            use_cache=use_cache,
+            max_connections=self.llm_max_connections,
+        )
+
+
+def llm_settings(
+    brain: Endpoint,
+    *,
+    extractor: Endpoint | None = None,
+    timeout_s: float | None = None,
+    **client: object,
+) -> LLMSettings:
+    """`LLMSettings` for an endpoint, passing only the options the library knows.
+
+    The client options (cache, connections, structured output) grew with the LLM
+    layer; asking the model class which it has keeps this edge in step with it.
+    """
+    fields = LLMSettings.model_fields
+    values: dict[str, object] = {"base_url": brain.base_url, "model": brain.model}
+    if brain.key and "api_key" in fields:
+        values["api_key"] = brain.key
+    if timeout_s is not None and "timeout_s" in fields:
+        values["timeout_s"] = timeout_s
+    if extractor is not None:
+        for name, value in (
+            ("extract_base_url", extractor.base_url),
+            ("extract_model", extractor.model),
+            ("extract_api_key", extractor.key),
+        ):
+            if name in fields and value is not None:
+                values[name] = value
+    for name, value in client.items():
+        if name in fields and value is not None:
+            # Paths travel as strings: the library's settings dump to plain JSON.
+            values[name] = str(value) if isinstance(value, Path) else value
+    return LLMSettings(**values)
+
+
+def _endpoint(
+    role: str,
+    url: str | None,
+    model: str | None,
+    key: SecretStr | None,
+    url_hint: str,
+    model_hint: str,
+) -> Endpoint:
+    if not url:
+        raise MemoryLabError(f"the {role} needs an endpoint: set {url_hint}")
+    if not model:
+        raise MemoryLabError(f"the {role} needs a model name: set {model_hint}")
+    return Endpoint(url.strip(), model.strip(), key)
+
+
+def load() -> Settings:
+    """The environment's settings, read now."""
+    return Settings()

@@ -1,0 +1,284 @@
+"""One model behind one endpoint, as the brain uses it: an answer or a reason why not.
+
+The chat client already retries what is worth retrying (timeouts, 429, 5xx) and
+caches what it got. On top of that this adds what a brain needs and a client
+should not decide:
+
+- the circuit breaker: a call the client gave up on opens it, and later calls
+  are refused at once instead of each waiting out the same timeouts;
+- structured output: the endpoint's JSON dialect, probed once when `auto` and
+  remembered in the response cache, so a cached re-run sends nothing;
+- replies that arrived but cannot be used (bad JSON, wrong shape, empty): the
+  model is shown its reply and what was wrong, and asked again. The corrected
+  request differs from the first, so the cache never hands back the same bad
+  reply, and a re-run replays both from the cache.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from memory_lab.brains.llm.breaker import CircuitBreaker
+from memory_lab.llm.client import (
+    ChatClient,
+    LLMError,
+    LLMRequestError,
+    LLMUnavailableError,
+)
+from memory_lab.llm.response_cache import ResponseCache, request_key
+from memory_lab.llm.structured_output import (
+    PROBE_MESSAGES,
+    PROBE_SCHEMA,
+    STRUCTURED_OUTPUT_MODES,
+    StructuredOutput,
+    check_mode,
+    probe_answer_fits,
+    response_format_for,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+#: Bumped when the probe changes, so a remembered mode is probed again.
+PROBE_VERSION = "structured-output-probe/1"
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+_ECHO_CHARS = 2000
+
+
+class CallFailed(Exception):
+    """No usable answer; `reason` says why in one line, for the fallback note."""
+
+    def __init__(self, reason: str, *, skipped: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.skipped = skipped
+
+
+class UnusableReply(ValueError):
+    """The endpoint answered, but not with something the brain can use."""
+
+
+class ModelEndpoint:
+    """JSON or text from one model, through its client, breaker and dialect.
+
+    Args:
+        client: The chat client for the model.
+        breaker: Shared by every model on the same endpoint.
+        structured_output: The JSON dialect, or `auto` to probe for it.
+        output_attempts: Tries per call when replies are unusable.
+        cache: Where an `auto` probe's result is remembered; None probes anew.
+    """
+
+    def __init__(
+        self,
+        client: ChatClient,
+        breaker: CircuitBreaker,
+        *,
+        structured_output: StructuredOutput | str = "auto",
+        output_attempts: int = 2,
+        cache: ResponseCache | None = None,
+    ) -> None:
+        self.client = client
+        self.breaker = breaker
+        self.output_attempts = output_attempts
+        self._cache = cache
+        self._mode: StructuredOutput | None = (
+            None if structured_output == "auto" else check_mode(structured_output)
+        )
+        self.unusable_replies = 0
+
+    @property
+    def model(self) -> str:
+        """The model's id on the endpoint."""
+        return self.client.model
+
+    @property
+    def mode(self) -> StructuredOutput | None:
+        """The JSON dialect in use; None until an `auto` probe has run."""
+        return self._mode
+
+    # -- calls ---------------------------------------------------------------------
+
+    def ask_json(
+        self,
+        messages: list[dict[str, Any]],
+        schema: type[M],
+        *,
+        max_tokens: int,
+        check: Callable[[M], None] | None = None,
+    ) -> M:
+        """The model's answer parsed into `schema` and checked.
+
+        Raises:
+            CallFailed: skipped (breaker open), endpoint failed, model refused, or
+                every reply was unusable.
+        """
+        self._admit()
+        fmt = response_format_for(
+            schema.model_json_schema(), self._resolve_mode(), name=schema.__name__
+        )
+
+        def parse(text: str) -> M:
+            reply = _parse(text, schema)
+            if check is not None:
+                check(reply)
+            return reply
+
+        return self._ask(messages, max_tokens, fmt, parse, "JSON object")
+
+    def ask_text(self, messages: list[dict[str, Any]], *, max_tokens: int) -> str:
+        """The model's plain-text reply, stripped; an empty reply is unusable."""
+        self._admit()
+
+        def parse(text: str) -> str:
+            if not text.strip():
+                raise UnusableReply("empty reply")
+            return text.strip()
+
+        return self._ask(messages, max_tokens, None, parse, "reply")
+
+    # -- internals -----------------------------------------------------------------
+
+    def _admit(self) -> None:
+        status = self.breaker.ask()
+        if not status.allowed:
+            raise CallFailed(
+                f"endpoint skipped for {status.retry_in_s:.0f}s more after "
+                f"{status.failures} failed call(s) in a row",
+                skipped=True,
+            )
+
+    def _ask(
+        self,
+        messages: list[dict[str, Any]],
+        max_tokens: int,
+        fmt: dict[str, Any] | None,
+        parse: Callable[[str], Any],
+        wanted: str,
+    ) -> Any:
+        sent = list(messages)
+        problem = ""
+        for _ in range(self.output_attempts):
+            completion = self._complete(sent, max_tokens, fmt)
+            if completion.refusal:
+                raise CallFailed(f"model refused: {_clip(completion.refusal, 200)}")
+            if completion.finish_reason == "length":
+                # Asking again gets the same long answer cut at the same place.
+                self.unusable_replies += 1
+                raise CallFailed(f"reply cut off at max_tokens={max_tokens}")
+            try:
+                return parse(completion.text)
+            except UnusableReply as exc:
+                self.unusable_replies += 1
+                problem = str(exc)
+            sent = [
+                *messages,
+                {"role": "assistant", "content": _clip(completion.text, _ECHO_CHARS)},
+                {
+                    "role": "user",
+                    "content": f"That {wanted} could not be used: {problem}. "
+                    f"Answer again with only the {wanted}.",
+                },
+            ]
+        raise CallFailed(
+            f"unusable reply after {self.output_attempts} tries: {problem}"
+        )
+
+    def _complete(
+        self, messages: list[dict[str, Any]], max_tokens: int, fmt: dict | None
+    ) -> Any:
+        try:
+            completion = self.client.complete(
+                messages, max_tokens=max_tokens, response_format=fmt
+            )
+        except LLMUnavailableError as exc:
+            self.breaker.failed()
+            raise CallFailed(_clip(str(exc), 240)) from exc
+        except LLMRequestError as exc:
+            # The endpoint is up and refused this one request: no reason to stop
+            # sending it others.
+            self.breaker.succeeded()
+            raise CallFailed(_clip(str(exc), 240)) from exc
+        except ValueError as exc:
+            # The SDK could not read the response body: a broken endpoint or proxy.
+            self.breaker.failed()
+            why = f"{type(exc).__name__}: {_clip(str(exc), 160)}"
+            raise CallFailed(f"response body unreadable: {why}") from exc
+        self.breaker.succeeded()
+        return completion
+
+    def _resolve_mode(self) -> StructuredOutput:
+        """The endpoint's JSON dialect, probed on first use when `auto`."""
+        if self._mode is not None:
+            return self._mode
+        key = request_key(
+            self.client.base_url, {"model": self.client.model, "probe": PROBE_VERSION}
+        )
+        remembered = self._cache.get(key) if self._cache is not None else None
+        if remembered is not None and remembered.get("mode") in STRUCTURED_OUTPUT_MODES:
+            self._mode = remembered["mode"]
+            return self._mode  # type: ignore[return-value]
+        mode = self._probe()
+        if self._cache is not None:
+            self._cache.put(key, {"mode": mode})
+        self._mode = mode
+        return mode
+
+    def _probe(self) -> StructuredOutput:
+        """The strongest dialect the endpoint honours, or `none`.
+
+        Unlike a bare probe loop, an endpoint that answered no probe at all is a
+        failed call (it feeds the breaker), not an endpoint without JSON support.
+        """
+        answered = False
+        last: LLMError | None = None
+        for mode in STRUCTURED_OUTPUT_MODES:
+            fmt = response_format_for(PROBE_SCHEMA, mode, name="probe")
+            try:
+                answer = self.client.complete(
+                    PROBE_MESSAGES, max_tokens=16, response_format=fmt, max_attempts=1
+                )
+            except LLMUnavailableError as exc:
+                last = exc
+                if isinstance(exc.__cause__, openai.APIConnectionError):
+                    break  # down or hanging: one timeout is enough to know
+                continue  # a 5xx is how llama.cpp rejects `json_schema`
+            except LLMRequestError as exc:
+                answered, last = True, exc
+                continue
+            answered = True
+            if probe_answer_fits(mode, answer.text):
+                self.breaker.succeeded()
+                return mode
+        if not answered:
+            self.breaker.failed()
+            raise CallFailed(f"structured-output probe failed: {_clip(str(last), 200)}")
+        self.breaker.succeeded()
+        return "none"
+
+
+def _parse(text: str, schema: type[M]) -> M:
+    fenced = _FENCE.match(text)
+    raw = fenced.group(1) if fenced else text
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise UnusableReply(f"not complete JSON ({exc.msg} at {exc.pos})") from exc
+    try:
+        return schema.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "the object"
+        raise UnusableReply(
+            f"wrong shape: {where}: {first['msg']} ({exc.error_count()} error(s))"
+        ) from exc
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

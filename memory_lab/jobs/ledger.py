@@ -1,0 +1,326 @@
+"""The job ledger: what memory work is owed, what is done, and what is compressed.
+
+Everything here lives in the same SQLite file as the transcript, facts and events,
+so a job row is written in the transaction that asks for it, and a job's results
+are written in the transaction that marks it done. Three tables:
+
+- `memory_threads`: per thread, how far each kind of work has been asked for and
+  committed, plus the running summary. The window is derived, never stored: it
+  is the thread's turns past `compressed_upto`.
+- `memory_jobs`: one row per job, unique per (tenant, thread, kind, first_seq), so
+  asking twice for the same work records it once.
+- `memory_episodes`: every committed episode, in full. It is the truth about what
+  is compressed; the Chroma collection is a search index over it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from memory_lab.errors import require_tenant
+from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
+from memory_lab.types import Episode
+
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS memory_threads (
+        tenant               TEXT    NOT NULL,
+        thread               TEXT    NOT NULL,
+        decided_upto         INTEGER NOT NULL,
+        planned_upto         INTEGER NOT NULL,
+        compressed_upto      INTEGER NOT NULL,
+        extract_planned_upto INTEGER NOT NULL,
+        extracted_upto       INTEGER NOT NULL,
+        summary              TEXT    NOT NULL,
+        session              TEXT    NOT NULL,
+        PRIMARY KEY (tenant, thread)
+    )
+    """,
+    """
+    CREATE TABLE IF NOT EXISTS memory_jobs (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant    TEXT    NOT NULL,
+        thread    TEXT    NOT NULL,
+        kind      TEXT    NOT NULL,
+        first_seq INTEGER NOT NULL,
+        last_seq  INTEGER NOT NULL,
+        trigger   TEXT    NOT NULL,
+        asked_at  TEXT    NOT NULL,
+        status    TEXT    NOT NULL,
+        attempts  INTEGER NOT NULL DEFAULT 0,
+        error     TEXT,
+        owner     TEXT    NOT NULL DEFAULT '',
+        UNIQUE (tenant, thread, kind, first_seq)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS memory_jobs_open ON memory_jobs (status, owner, id)",
+    """
+    CREATE TABLE IF NOT EXISTS memory_episodes (
+        tenant    TEXT    NOT NULL,
+        id        TEXT    NOT NULL,
+        thread    TEXT    NOT NULL,
+        first_seq INTEGER NOT NULL,
+        last_seq  INTEGER NOT NULL,
+        record    TEXT    NOT NULL,
+        PRIMARY KEY (tenant, id)
+    )
+    """,
+    "CREATE INDEX IF NOT EXISTS memory_episodes_seq "
+    "ON memory_episodes (tenant, first_seq)",
+)
+
+JobKind = Literal["compress", "extract"]
+
+MAX_ATTEMPTS = 3
+"""A job that raised this many times is marked failed instead of retried forever."""
+
+
+@dataclass(frozen=True)
+class ThreadMarks:
+    """How far each kind of work on one thread has been asked for and done.
+
+    All values are transcript seqs (per tenant); -1 means none yet.
+    """
+
+    decided_upto: int = -1
+    """Every turn up to here went through a trigger decision."""
+    planned_upto: int = -1
+    """Compression jobs cover the turns up to here (done or not)."""
+    compressed_upto: int = -1
+    """Committed episodes cover the turns up to here: the window starts after it."""
+    extract_planned_upto: int = -1
+    """Extraction jobs cover the turns up to here (done or not)."""
+    extracted_upto: int = -1
+    """Extraction has committed the facts of the turns up to here."""
+    summary: str = ""
+    """The running summary of everything compressed."""
+    session: str = ""
+    """The session of the last decided turn (a change flushes extraction)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One unit of memory work over a thread's turns first_seq..last_seq."""
+
+    id: int
+    tenant: str
+    thread: str
+    kind: JobKind
+    first_seq: int
+    last_seq: int
+    trigger: str
+    """Which triggers asked for a compression ('' for extraction)."""
+    asked_at: datetime
+    """The clock when the turn asked for it: the work's own 'now', so the result
+    does not depend on when the worker gets to it."""
+    attempts: int = 0
+
+
+class JobLedger:
+    """Jobs, thread watermarks and committed episodes in one SQLite database."""
+
+    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+        """Open the ledger in `path` (a file, ":memory:", or a shared database)."""
+        self.db = open_database(path, _SCHEMA)
+
+    # --- threads -----------------------------------------------------------------
+
+    def marks(self, tenant: str, thread: str) -> ThreadMarks:
+        """The thread's watermarks (all -1 for a new thread)."""
+        tenant = require_tenant(tenant)
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT * FROM memory_threads WHERE tenant = ? AND thread = ?",
+                (tenant, thread),
+            ).fetchone()
+        if row is None:
+            return ThreadMarks()
+        return ThreadMarks(**{f.name: row[f.name] for f in fields(ThreadMarks)})
+
+    def save_marks(self, tenant: str, thread: str, marks: ThreadMarks) -> None:
+        """Store the thread's watermarks (inside the caller's transaction, if any)."""
+        names = [f.name for f in fields(ThreadMarks)]
+        with self.db.write() as conn:
+            conn.execute(
+                f"INSERT OR REPLACE INTO memory_threads (tenant, thread, "
+                f"{', '.join(names)}) VALUES ({', '.join('?' * (len(names) + 2))})",
+                (tenant, thread, *(getattr(marks, n) for n in names)),
+            )
+
+    # --- jobs --------------------------------------------------------------------
+
+    def add_jobs(
+        self,
+        tenant: str,
+        thread: str,
+        jobs: Sequence[tuple[JobKind, int, int, str]],
+        asked_at: datetime,
+        *,
+        owner: str = "",
+    ) -> None:
+        """Record (kind, first_seq, last_seq, trigger) jobs; a repeat is ignored.
+
+        `owner` names the configuration that must run them (see `pending`).
+        """
+        when = encode_time(asked_at)
+        with self.db.write() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO memory_jobs (tenant, thread, kind, first_seq,"
+                " last_seq, trigger, asked_at, status, owner) VALUES (?, ?, ?, ?, ?,"
+                " ?, ?, 'pending', ?)",
+                [
+                    (tenant, thread, kind, first, last, trigger, when, owner)
+                    for kind, first, last, trigger in jobs
+                ],
+            )
+
+    def pending(self, owner: str | None = None, limit: int = 64) -> list[Job]:
+        """Jobs still owed, oldest first (the order they must run in per thread).
+
+        With `owner`, only the jobs that configuration recorded: an engine with
+        another recipe or brain on the same folder must not do them its way.
+        """
+        sql, params = "SELECT * FROM memory_jobs WHERE status = 'pending'", []
+        if owner is not None:
+            sql += " AND owner = ?"
+            params.append(owner)
+        with self.db.read() as conn:
+            rows = conn.execute(sql + " ORDER BY id LIMIT ?", (*params, limit))
+            rows = rows.fetchall()
+        return [_job(row) for row in rows]
+
+    def count(self, tenant: str | None = None, *, status: str = "pending") -> int:
+        """How many jobs (of one tenant, if given) have `status`."""
+        sql, params = "SELECT COUNT(*) FROM memory_jobs WHERE status = ?", [status]
+        if tenant is not None:
+            sql += " AND tenant = ?"
+            params.append(require_tenant(tenant))
+        with self.db.read() as conn:
+            return int(conn.execute(sql, params).fetchone()[0])
+
+    def claim(self, job: Job) -> bool:
+        """Whether the job is still owed; call inside the transaction that finishes it.
+
+        Two workers (two processes on one folder) may both do a job; only the first
+        to commit keeps its result.
+        """
+        with self.db.read() as conn:
+            row = conn.execute(
+                "SELECT status FROM memory_jobs WHERE id = ?", (job.id,)
+            ).fetchone()
+        return row is not None and row["status"] == "pending"
+
+    def finish(self, job: Job) -> None:
+        """Mark the job done (inside the transaction that stores its result)."""
+        with self.db.write() as conn:
+            conn.execute(
+                "UPDATE memory_jobs SET status = 'done' WHERE id = ?", (job.id,)
+            )
+
+    def record_failure(self, job: Job, error: str) -> bool:
+        """Count a failed attempt; returns whether the job is now given up."""
+        with self.db.write() as conn:
+            row = conn.execute(
+                "UPDATE memory_jobs SET attempts = attempts + 1, error = ?,"
+                " status = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE status END"
+                " WHERE id = ? RETURNING status",
+                (error[:2000], MAX_ATTEMPTS, job.id),
+            ).fetchone()
+        return row is not None and row["status"] == "failed"
+
+    # --- committed episodes ------------------------------------------------------
+
+    def commit_episodes(self, tenant: str, episodes: Sequence[Episode]) -> None:
+        """Record episodes as committed; an id already recorded is kept as it was."""
+        with self.db.write() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO memory_episodes (tenant, id, thread, first_seq,"
+                " last_seq, record) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        tenant,
+                        e.id,
+                        e.thread,
+                        e.first_seq,
+                        e.last_seq,
+                        e.model_dump_json(),
+                    )
+                    for e in episodes
+                ],
+            )
+
+    def episodes(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
+        """Committed episodes (those named by `ids`, if given), in seq order."""
+        tenant = require_tenant(tenant)
+        sql = "SELECT record FROM memory_episodes WHERE tenant = ?"
+        with self.db.read() as conn:
+            if ids is None:
+                rows = conn.execute(sql, (tenant,)).fetchall()
+            else:
+                rows = _in_pages(conn, sql, tenant, list(dict.fromkeys(ids)))
+        found = [Episode.model_validate_json(r["record"]) for r in rows]
+        return sorted(found, key=lambda e: (e.first_seq, e.last_seq, e.id))
+
+    def committed_ids(self, tenant: str, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are committed episodes of the tenant."""
+        with self.db.read() as conn:
+            rows = _in_pages(
+                conn,
+                "SELECT id FROM memory_episodes WHERE tenant = ?",
+                tenant,
+                list(dict.fromkeys(ids)),
+            )
+        return {r["id"] for r in rows}
+
+    def episode_count(self, tenant: str) -> int:
+        """How many committed episodes the tenant has."""
+        with self.db.read() as conn:
+            return int(
+                conn.execute(
+                    "SELECT COUNT(*) FROM memory_episodes WHERE tenant = ?",
+                    (require_tenant(tenant),),
+                ).fetchone()[0]
+            )
+
+    def episode_tenants(self) -> list[str]:
+        """Tenants with at least one committed episode."""
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT tenant FROM memory_episodes"
+            ).fetchall()
+        return [r["tenant"] for r in rows]
+
+
+_PAGE = 900
+"""Ids per `IN (...)`: under SQLite's limit on bound variables."""
+
+
+def _in_pages(
+    conn: sqlite3.Connection, sql: str, tenant: str, ids: list[str]
+) -> list[sqlite3.Row]:
+    rows: list[sqlite3.Row] = []
+    for start in range(0, len(ids), _PAGE):
+        chunk = ids[start : start + _PAGE]
+        rows += conn.execute(
+            f"{sql} AND id IN ({', '.join('?' * len(chunk))})", (tenant, *chunk)
+        ).fetchall()
+    return rows
+
+
+def _job(row: sqlite3.Row) -> Job:
+    return Job(
+        id=row["id"],
+        tenant=row["tenant"],
+        thread=row["thread"],
+        kind=row["kind"],
+        first_seq=row["first_seq"],
+        last_seq=row["last_seq"],
+        trigger=row["trigger"],
+        asked_at=datetime.fromisoformat(row["asked_at"]),
+        attempts=row["attempts"],
+    )

@@ -1,0 +1,60 @@
+"""The turn index: words, meaning, episode and recency fused; each turn embedded once."""
+
+import numpy as np
+
+from memory_lab.episodes.turn_index import TurnIndex
+from memory_lab.stores.memory import InMemoryEpisodeStore, InMemoryTranscriptStore
+from tests.helpers import msg
+
+VOCAB = ["parrot", "bird", "coffee", "train", "budget", "flight"]
+SAID = ["parrot", "coffee", "train", "budget", "flight"]  # "bird" is never said
+
+
+class CountingEmbedder:
+    """Bag-of-vocabulary vectors ("bird" also lights "parrot"), counting each text."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def embed(self, texts):
+        self.seen.extend(texts)
+        rows = []
+        for text in texts:
+            words = text.lower()
+            v = np.array([float(w in words) for w in VOCAB]) + 1e-3
+            if "bird" in words:
+                v[0] += 1.0
+            rows.append(v / np.linalg.norm(v))
+        return np.array(rows, dtype=np.float32)
+
+
+def _setup(n=8):
+    transcript = InMemoryTranscriptStore()
+    turns = transcript.append(
+        "t1",
+        "main",
+        [msg(i, f"We spoke about the {SAID[i % len(SAID)]} today.") for i in range(n)],
+    )
+    embedder = CountingEmbedder()
+    return transcript, InMemoryEpisodeStore(embedder), turns, TurnIndex(embedder)
+
+
+def test_window_turns_are_ranked_and_found_by_meaning():
+    transcript, episodes, turns, index = _setup()
+    index.add("t1", turns[:4])  # not loaded yet: a no-op; the window holds them all
+    ranked = index.rank(transcript, episodes, "t1", "the bird", [], extra=turns)
+    # The "parrot" turns, found through "bird" alone, beat every other old turn;
+    # the newest turns may rank beside them (recency is a signal).
+    order = [m.id for m, _ in ranked]
+    assert order[0] == "m5"
+    assert all(order.index("m0") < order.index(f"m{i}") for i in (1, 2, 3))
+    assert {m.id for m, _ in ranked} == {t.id for t in turns}
+
+
+def test_each_turn_is_embedded_once_across_questions():
+    transcript, episodes, turns, index = _setup()
+    embedder = index.embedder
+    index.rank(transcript, episodes, "t1", "coffee", [], extra=turns)
+    before = len(embedder.seen)
+    index.rank(transcript, episodes, "t1", "train", [], extra=turns)
+    assert len(embedder.seen) == before + 1  # only the question
