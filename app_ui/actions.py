@@ -24,6 +24,7 @@ WRITE_KINDS = frozenset(
         "fact_confirmed",
         "contradiction",
         "fact_forgotten",
+        "fact_restored",
         "facts_consolidated",
     }
 )
@@ -67,6 +68,46 @@ def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> Memory
         event if isinstance(event, MemoryEvent) else MemoryEvent.model_validate(event)
     )
     return engine.facts.undo(tenant, record)
+
+
+def forget_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+    """Stop using a fact: it is end-dated and kept, never deleted."""
+    return engine.facts.forget(tenant, fact_id)
+
+
+def confirm_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+    """Re-confirm a fact: confidence up, TTL renewed, a review flag cleared."""
+    return engine.facts.confirm(tenant, fact_id)
+
+
+def restore_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+    """Make a forgotten, replaced or flagged value the current one again."""
+    return engine.facts.restore(tenant, fact_id)
+
+
+def resolve_flag(
+    engine: MemoryEngine, tenant: str, fact_id: str, *, accept: bool
+) -> MemoryEvent:
+    """Settle a flagged fact.
+
+    A flagged contradiction (a value that was not taken) is taken when accepted
+    and forgotten when rejected; an unconfirmed replacement is confirmed when
+    accepted, and the value it replaced comes back when rejected.
+
+    Raises:
+        MemoryLabError: when the fact is not this tenant's or not flagged.
+    """
+    flagged = {f.id: f for f in engine.facts.flagged(tenant)}
+    if fact_id not in flagged:
+        raise MemoryLabError(f"fact {fact_id!r} is not flagged for review")
+    fact = flagged[fact_id]
+    if fact.status == "contradiction":
+        if accept:
+            return engine.facts.restore(tenant, fact_id)
+        return engine.facts.forget(tenant, fact_id)
+    if accept:
+        return engine.facts.confirm(tenant, fact_id)
+    return engine.facts.restore(tenant, fact.conflicts_with)
 
 
 def datasets() -> dict[str, Replayable]:

@@ -1,4 +1,4 @@
-"""The memory tiers, live: window and running summary, episodes, facts.
+"""The memory tiers, live: window and running summary, episodes, days, facts.
 
 Every read goes through the engine with the tab's tenant, so a tab can only ever
 show its own tenant's memory.
@@ -9,7 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_ui import actions
+from app_ui.flash import flash
 from memory_lab.engine import MemoryEngine
+from memory_lab.errors import MemoryLabError
 
 FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"]
 
@@ -141,10 +144,144 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             hide_index=True,
             key="episode_turns",
         )
+    with st.expander("Day by day", expanded=bool(snapshot.get("daily_summaries"))):
+        days_panel(snapshot)
+
+
+def days_panel(snapshot: dict) -> None:
+    """Day by day: each finished day's summary, and the weekly roll-ups."""
+    days = snapshot.get("daily_summaries", [])
+    weeks = snapshot.get("weekly_summaries", [])
+    st.caption(
+        f"{len(days)} day(s) and {len(weeks)} week(s) summarised; a day is "
+        "summarised once it is over (UTC)."
+    )
+    for record in [*reversed(weeks), *reversed(days)]:
+        label = (
+            f"Week of {record['start']}"
+            if record["period"] == "week"
+            else f"Day {record['start']}"
+        )
+        st.markdown(f"**{label}** · {record['messages']} messages")
+        st.text(record["summary"])
+        for title, items in (
+            ("Decided", record["decided"]),
+            ("Learned", record["learned"]),
+            ("Left open", record["open"]),
+        ):
+            if items:
+                st.markdown(f"*{title}:* " + "; ".join(items))
+
+
+def _fact_label(fact: dict) -> str:
+    return (
+        f"{fact['status']} · {fact['subject']}.{fact['category']}.{fact['key']}"
+        f" = {fact['value']}"
+    )
+
+
+def _act(action, engine: MemoryEngine, tenant: str, fact_id: str, **kw) -> None:
+    try:
+        event = action(engine, tenant, fact_id, **kw)
+    except MemoryLabError as err:
+        flash("error", str(err))
+    else:
+        flash("success", event.detail)
+
+
+def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+    """Forget, confirm or restore any fact; settle flagged ones."""
+    facts = {f["id"]: f for f in snapshot["facts"]}
+    if not facts:
+        return
+    chosen = st.selectbox(
+        "Change a fact",
+        list(facts),
+        key="fact_pick",
+        format_func=lambda i: _fact_label(facts[i]),
+    )
+    live = facts[chosen]["status"] == "active"
+    a, b, c = st.columns(3)
+    a.button(
+        "Forget",
+        key="fact_forget",
+        disabled=not live,
+        on_click=_act,
+        args=(actions.forget_fact, engine, tenant, chosen),
+    )
+    b.button(
+        "Confirm",
+        key="fact_confirm",
+        disabled=not live,
+        on_click=_act,
+        args=(actions.confirm_fact, engine, tenant, chosen),
+    )
+    c.button(
+        "Restore",
+        key="fact_restore",
+        disabled=live,
+        on_click=_act,
+        args=(actions.restore_fact, engine, tenant, chosen),
+    )
+    flagged = engine.facts.flagged(tenant)
+    st.markdown(f"**Flagged for review** ({len(flagged)})")
+    if not flagged:
+        st.caption("Nothing to review: no disputed or unconfirmed replaced values.")
+        return
+    rows = {f.id: f for f in flagged}
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "kind": "not taken"
+                    if f.status == "contradiction"
+                    else "replaced a value",
+                    "fact": f"{f.subject}.{f.category}.{f.key}",
+                    "value": f.value,
+                    "disputes": (
+                        engine.facts.store.get(tenant, f.conflicts_with).value
+                        if f.conflicts_with
+                        and engine.facts.store.get(tenant, f.conflicts_with)
+                        else ""
+                    ),
+                    "id": f.id,
+                }
+                for f in flagged
+            ],
+            columns=["kind", "fact", "value", "disputes", "id"],
+        ),
+        hide_index=True,
+        key="flagged_table",
+    )
+    pick = st.selectbox(
+        "Settle",
+        list(rows),
+        key="flag_pick",
+        format_func=lambda i: f"{rows[i].key} = {rows[i].value}",
+    )
+    keep, drop = st.columns(2)
+    keep.button(
+        "Accept this value",
+        key="flag_accept",
+        on_click=_act,
+        args=(actions.resolve_flag, engine, tenant, pick),
+        kwargs={"accept": True},
+    )
+    drop.button(
+        "Keep the other value",
+        key="flag_reject",
+        on_click=_act,
+        args=(actions.resolve_flag, engine, tenant, pick),
+        kwargs={"accept": False},
+    )
 
 
 def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
-    """Facts by status, with confidence, source tier, provenance and history."""
+    """Facts by status, with confidence, source tier, provenance and history.
+
+    The history shows both time axes: when each value held in the world and
+    when memory recorded and ended it.
+    """
     facts = snapshot["facts"]
     counts = {s: sum(f["status"] == s for f in facts) for s in FACT_STATUSES}
     st.caption(" · ".join(f"{s}: {n}" for s, n in counts.items()))
@@ -198,6 +335,7 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             )
         },
     )
+    fact_controls(engine, tenant, snapshot)
     keys = sorted({(f["category"], f["key"], f["subject"]) for f in facts})
     if not keys:
         return
@@ -216,9 +354,13 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
                     "value": f.value,
                     "status": f.state_at(now),
                     "source": f.source,
-                    "from": f.valid_from.strftime("%Y-%m-%d %H:%M"),
-                    "until": f.valid_until.strftime("%Y-%m-%d %H:%M")
+                    "held from": f.valid_from.strftime("%Y-%m-%d %H:%M"),
+                    "held until": f.valid_until.strftime("%Y-%m-%d %H:%M")
                     if f.valid_until
+                    else "",
+                    "recorded": f.created_at.strftime("%Y-%m-%d %H:%M"),
+                    "ended": f.ended_at.strftime("%Y-%m-%d %H:%M")
+                    if f.ended_at
                     else "",
                     "superseded by": f.superseded_by or "",
                     "evidence": f.evidence,

@@ -190,6 +190,15 @@ class FactConfig(Frozen):
         default=50, ge=2, description="Active facts per subject before consolidation."
     )
     stale_open_item_days: int = Field(default=7, ge=1)
+    same_meaning_threshold: float = Field(
+        default=0.7,
+        ge=0.0,
+        le=1.0,
+        description="Cosine similarity of 'key: value' embeddings above which a "
+        "new fact is the same fact as a stored one of its subject and category "
+        "(measured with the local MiniLM: paraphrases 0.73-0.89, distinct facts "
+        "at most 0.61).",
+    )
 
     def policy(self, category: str) -> CategoryPolicy:
         """Policy of a category.

@@ -20,6 +20,7 @@ from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.build import build_context
 from memory_lab.embeddings import Embedder, default_embedder
+from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
@@ -95,6 +96,7 @@ class MemoryEngine:
 
             self.transcript = InMemoryTranscriptStore()
             index = InMemoryEpisodeStore(self.embedder)
+            period_store = InMemoryEpisodeStore(self.embedder)
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
             self.jobs = JobLedger(":memory:")
         else:
@@ -114,9 +116,21 @@ class MemoryEngine:
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
             self.jobs = JobLedger(db)
             index = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
+            period_store = ChromaEpisodeStore(
+                self.data_dir / "chroma", self.embedder, collection="periods"
+            )
         self.episodes = CommittedEpisodeStore(index, self.jobs)
         self.episodes.reconcile()
-        self.facts = FactMemory(fact_store, self.events, self.clock, self.config.facts)
+        self.facts = FactMemory(
+            fact_store,
+            self.events,
+            self.clock,
+            self.config.facts,
+            embedder=self.embedder,
+        )
+        self.periods = PeriodSummaries(
+            period_store, self.transcript, self.brain, self.counter, self.clock
+        )
         self.deps = Deps(
             transcript=self.transcript,
             episodes=self.episodes,
@@ -128,6 +142,7 @@ class MemoryEngine:
             config=self.config,
             counter=self.counter,
             excerpts=TurnIndex(self.embedder),
+            periods=self.periods,
         )
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()
@@ -290,6 +305,11 @@ class MemoryEngine:
                 **update,
             }
             out = self.graph.invoke(payload, context=self.deps)
+            # Days and weeks that ended are summarised after the step, outside
+            # the graph: they read the transcript, not the window.
+            finished = self.periods.update(tenant, thread)
+            if finished:
+                self.events.append(tenant, finished)
         if out.get("jobs"):
             self.worker.notify()
         decision = (
@@ -302,7 +322,10 @@ class MemoryEngine:
         )
         return StepResult(
             decision=decision,
-            events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],
+            events=[
+                *(MemoryEvent.model_validate(e) for e in out.get("step_events", [])),
+                *finished,
+            ],
             reply=out.get("reply"),
             context=context,
             window_size=len(out.get("window", [])),
@@ -339,6 +362,7 @@ class MemoryEngine:
             self.worker.flush()
         self.worker.stop()
         self.episodes.close()
+        self.periods.store.close()
         for store in (self.transcript, self.jobs.db):
             close = getattr(store, "close", None)
             if close is not None:

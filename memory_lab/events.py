@@ -29,6 +29,10 @@ EventKind = Literal[
     "compressed",
     "brain_fallback",
     "fact_rejected",
+    "fact_not_found",
+    "fact_restored",
+    "day_summarized",
+    "week_summarized",
     "job_failed",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)

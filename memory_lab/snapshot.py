@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from memory_lab.facts.suggestions import Suggestion, suggest
 from memory_lab.graph.deps import Deps
@@ -39,6 +39,46 @@ class FactView(Fact):
     """
 
     effective_confidence: float
+    recorded_at: AwareDatetime
+    """Record time start (when memory learned the fact): `created_at` by the name
+    the two time axes are explained with."""
+
+
+class PeriodView(BaseModel):
+    """A daily summary or weekly roll-up: what was decided, learned, left open."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    period: str
+    """`day` or `week`."""
+    start: str
+    end: str
+    """First day after the period (ISO dates, UTC)."""
+    summary: str
+    decided: list[str]
+    learned: list[str]
+    open: list[str]
+    messages: int
+    turn_ids: list[str]
+    brain: str
+
+    @classmethod
+    def of(cls, record: Episode) -> PeriodView:
+        """The view of a stored period record."""
+        return cls(
+            id=record.id,
+            period=record.thread,
+            start=record.start.date().isoformat(),
+            end=record.end.date().isoformat(),
+            summary=record.summary,
+            decided=list(record.decisions),
+            learned=list(record.key_facts),
+            open=list(record.open_questions),
+            messages=record.original_message_count,
+            turn_ids=list(record.turn_ids),
+            brain=record.brain,
+        )
 
 
 class MemorySnapshot(BaseModel):
@@ -56,6 +96,8 @@ class MemorySnapshot(BaseModel):
     """Episode records plus `share_removed`, `timespan` and `compression_ratio` (the
     same number as `share_removed`, under the key existing readers use)."""
     facts: list[FactView]
+    daily_summaries: list[PeriodView]
+    weekly_summaries: list[PeriodView]
     events: list[MemoryEvent]
     suggestions: list[Suggestion]
     transcript_messages: int
@@ -79,8 +121,8 @@ def take_snapshot(
 ) -> MemorySnapshot:
     """The memory's state from its stores and the thread's graph state.
 
-    Window, summary, episodes, facts (every row, with status at now), events and
-    suggestions.
+    Window, summary, episodes, facts (every row, with status at now), daily and
+    weekly summaries, events and suggestions.
     """
     now = deps.clock.now()
     window = [Message.model_validate(m) for m in state.get("window", [])]
@@ -89,6 +131,7 @@ def take_snapshot(
         FactView(
             **row.model_dump(),
             effective_confidence=round(deps.facts.confidence(row, now), 4),
+            recorded_at=row.created_at,
         ).model_copy(update={"status": row.state_at(now)})
         for row in deps.facts.rows(tenant)
     ]
@@ -108,7 +151,15 @@ def take_snapshot(
         ),
         episodes=[episode_view(ep) for ep in deps.episodes.get(tenant)],
         facts=facts,
+        daily_summaries=_periods(deps, tenant, "day"),
+        weekly_summaries=_periods(deps, tenant, "week"),
         events=deps.events.events(tenant, limit=events_limit),
         suggestions=suggest(deps.facts.active(tenant, now=now), now, deps.config.facts),
         transcript_messages=deps.transcript.count(tenant, thread),
     )
+
+
+def _periods(deps: Deps, tenant: str, kind: str) -> list[PeriodView]:
+    if deps.periods is None:
+        return []
+    return [PeriodView.of(r) for r in deps.periods.records(tenant, kind)]

@@ -124,10 +124,21 @@ class FactCandidate(Record):
     evidence: str = Field(
         default="", description="The span of the cited turn that supports the value."
     )
+    valid_from: AwareDatetime | None = Field(
+        default=None,
+        description="When the fact began to hold in the world, if the statement "
+        "says so ('since March'); else the time of the message that stated it.",
+    )
 
 
 class Fact(Record):
-    """A stored fact row. Rows are never deleted; status changes end-date them."""
+    """A stored fact row. Rows are never deleted; status changes end-date them.
+
+    Two time axes (bitemporal): valid time, `valid_from` to `valid_until`, is when
+    the fact held in the world; record time, `created_at` (recorded) to `ended_at`,
+    is when memory believed the row. A correction ends the old value's valid time
+    where the new one starts and its record time when memory learned of it.
+    """
 
     id: str
     tenant: str
@@ -141,16 +152,29 @@ class Fact(Record):
     session: str
     turn_ids: list[str]
     evidence: str = ""
-    valid_from: AwareDatetime
-    valid_until: AwareDatetime | None = None
+    valid_from: AwareDatetime = Field(
+        description="Valid time start: when the fact began to hold in the world."
+    )
+    valid_until: AwareDatetime | None = Field(
+        default=None, description="Valid time end: when it stopped holding."
+    )
     superseded_by: str | None = None
     expires_at: AwareDatetime | None = None
     last_confirmed_at: AwareDatetime
-    created_at: AwareDatetime
+    created_at: AwareDatetime = Field(
+        description="Record time start: when memory learned the fact (recorded_at)."
+    )
+    ended_at: AwareDatetime | None = Field(
+        default=None,
+        description="Record time end: when memory stopped believing the row "
+        "(superseded, forgotten, expired or consolidated).",
+    )
     status: FactStatus = "active"
     conflicts_with: str | None = Field(
         default=None,
-        description="For a flagged contradiction: the active row it disputes.",
+        description="For a flagged contradiction: the active row it disputes; for "
+        "an active row that replaced an extracted value: the row it replaced, until "
+        "a confirmation settles it (flagged for review).",
     )
 
     def is_active(self, now: datetime) -> bool:
@@ -160,6 +184,39 @@ class Fact(Record):
         if self.valid_until is not None and self.valid_until <= now:
             return False
         return not (self.expires_at is not None and self.expires_at <= now)
+
+    def believed_at(self, when: datetime) -> bool:
+        """Whether memory held this row as true at record time `when`.
+
+        A superseded row stays believed (memory still knows the old value held
+        until the new one began); a forgotten, expired or folded-in row stops
+        being believed when it was ended, and a flagged contradiction never was.
+        """
+        if self.status == "contradiction" or self.created_at > when:
+            return False
+        if self.status in ("active", "expired") and self.expires_at is not None:
+            if self.expires_at <= when:
+                return False
+        retracted = self.status in ("forgotten", "expired") or (
+            self.status == "superseded" and self.valid_until is None
+        )
+        return not (retracted and self.ended_at is not None and self.ended_at <= when)
+
+    def holds_at(self, when: datetime, *, believed_at: datetime | None = None) -> bool:
+        """Whether the fact held in the world at valid time `when`.
+
+        Args:
+            when: Valid time asked about.
+            believed_at: Record time of the answer: an end of validity that memory
+                learned later (a correction) is not yet known then.
+        """
+        if self.valid_from > when:
+            return False
+        until = self.valid_until
+        if believed_at is not None and self.ended_at is not None:
+            if self.ended_at > believed_at:
+                until = None
+        return until is None or until > when
 
     def state_at(self, now: datetime) -> FactStatus:
         """Status as seen at `now`: an active row past its TTL reads as expired."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.context.dates import dated
-from memory_lab.facts.ranking import fact_order
+from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
     content_words,
@@ -31,6 +31,9 @@ NOTICE = (
     "inside it. "
     "Facts marked (unsure) must be stated with hedged wording."
 )
+
+HISTORICAL_AFTER = timedelta(days=365)
+"""A decision older than this is shown as historical: it may no longer stand."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class AssemblyInput:
 
     Window turns left out are expected among `excerpts`, ranked by relevance, and
     the window budget they did not use goes to the episodes block."""
+    periods: Sequence[tuple[Episode, float]] = ()
+    """Daily or weekly summaries of the period the question names: they answer it
+    as a whole, so they get the episodes room before excerpts and episodes."""
     question_led: bool = False
     """Spend the budget where the question points, not in fixed shares: facts that
     share no word with the question are left out (standing ones stay), and the
@@ -62,7 +68,8 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    Standing instructions, constraints and identity come first; the rest by overlap
+    The core (`in_core`: standing instructions, constraints, identity and
+    the user's preferences) comes first, within the block's budget; the rest by overlap
     with the query, then category priority, importance, recency and id. When some
     facts share words with the query, facts that share none (outside the standing
     categories) are left out, so their budget goes to episodes instead.
@@ -75,18 +82,17 @@ def rank_facts(
     ]
     overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
     if any(overlap.values()):
-        kept = [f for f in kept if overlap[f.id] or config.standing(f.category)]
+        kept = [f for f in kept if overlap[f.id] or in_core(f, config)]
     return sorted(kept, key=lambda f: fact_order(f, config, overlap[f.id]))
 
 
-def _fact_line(f: Fact, hedged: bool) -> str:
+def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
     who = "" if f.subject == "user" else f"{f.subject}: "
     mark = " (unsure)" if hedged else ""
     since = f.valid_from.date().isoformat()
-    return (
-        f"- [{f.category}] {who}{f.key.replace('_', ' ')} = {f.value}{mark}"
-        f" (since {since})"
-    )
+    historical = f.category == "decision" and now - f.valid_from > HISTORICAL_AFTER
+    when = f"historical, decided {since}" if historical else f"since {since}"
+    return f"- [{f.category}] {who}{f.key.replace('_', ' ')} = {f.value}{mark} ({when})"
 
 
 def _episode_line(ep: Episode) -> str:
@@ -208,7 +214,7 @@ def assemble(
         for f in ranked
         if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
     }
-    fact_lines = [_fact_line(f, f.id in hedged) for f in ranked]
+    fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in ranked]
     fact_room = max(0, min(budget.facts, remaining) - wrapper)
     idx, _ = _fill(fact_lines, fact_room, counter, scan)
     facts_block = _block(
@@ -288,10 +294,18 @@ def _episodes_block(
 ) -> ContextBlock:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
-    Excerpts are offered `excerpt_share` of the room first (best match first), then
-    summaries in rank order, then any room left goes to further excerpts. Turns the
-    window block already shows (`shown`) are not repeated.
+    Summaries of a period the question names come first; of the room they leave,
+    excerpts are offered `excerpt_share` (best match first), then summaries in
+    rank order, then any room left goes to further excerpts. Turns the window
+    block already shows (`shown`) are not repeated.
     """
+    period_lines = [_episode_line(ep) for ep, _ in data.periods]
+    period_idx, period_used = _fill(period_lines, room, counter, scan)
+    lead = [
+        (data.periods[i][0].start, period_lines[i], data.periods[i][0].id)
+        for i in period_idx
+    ]
+    room -= period_used
     episodes = [ep for ep, _ in data.episodes]
     excerpts = [m for m, _ in data.excerpts if m.id not in shown]
     ex_lines = [_excerpt_line(m) for m in excerpts]
@@ -310,8 +324,13 @@ def _episodes_block(
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
     rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
     rows.sort(key=lambda r: (r[0], r[1]))
+    lead.sort(key=lambda r: r[0])
     return _block(
-        "episodes", [r[2] for r in rows], budget, [r[3] for r in rows], counter
+        "episodes",
+        [r[1] for r in lead] + [r[2] for r in rows],
+        budget,
+        [r[2] for r in lead] + [r[3] for r in rows],
+        counter,
     )
 
 

@@ -12,6 +12,7 @@ from typing import Protocol
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
+from memory_lab.episodes.periods import PeriodSummaries, period_hits
 from memory_lab.episodes.search import search_episodes
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
@@ -34,6 +35,7 @@ class Sources(Protocol):
     clock: Clock
     config: MemoryConfig
     counter: TokenCounter
+    periods: PeriodSummaries | None
 
 
 def build_context(
@@ -59,6 +61,8 @@ def build_context(
         now=now,
         facts=deps.facts.candidates(tenant, query, now=now, limit=limit),
         episodes=hits,
+        # The days or week a question names lead, whatever their words.
+        periods=period_hits(deps.periods, tenant, query, now),
         summary=summary,
         window=window,
         excerpts=excerpts,

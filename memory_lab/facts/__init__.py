@@ -1,6 +1,9 @@
 """The structured-fact tier: small exact facts with provenance and a lifecycle.
 
 `reconciliation` decides each write (pure); `memory.FactMemory` applies it to a
-store and runs decay, expiry and consolidation; `suggestions` and `tools` are what
-an assistant builds on top.
+store and runs decay, expiry and consolidation; `timeline` answers as-of queries
+on valid and record time, `valid_time` dates statements, `dedup` finds the stored
+fact a paraphrase restates; `commands` parses "remember / forget that ..." and
+`explicit` carries them out; `suggestions` and `tools` are what an assistant
+builds on top.
 """

@@ -15,9 +15,11 @@ from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
+from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import EventKind, make_event
-from memory_lab.facts.ranking import fact_order
+from memory_lab.facts.dedup import MeaningMatcher
+from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import (
     Outcome,
     effective_confidence,
@@ -25,6 +27,7 @@ from memory_lab.facts.reconciliation import (
     normalise_value,
     reconcile,
 )
+from memory_lab.facts.timeline import as_of
 from memory_lab.stores.base import EventLog, FactStore
 from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
@@ -39,7 +42,11 @@ def _describe(outcome: Outcome) -> tuple[EventKind, str]:
             return "fact_added", f"Remembered {label} = {fact.value!r}"
         case "superseded":
             old = outcome.previous.value if outcome.previous else "?"
-            return "fact_superseded", f"Updated {label}: {old!r} -> {fact.value!r}"
+            review = " (flagged for review)" if fact.conflicts_with else ""
+            return (
+                "fact_superseded",
+                f"Updated {label}: {old!r} -> {fact.value!r}{review}",
+            )
         case "confirmed":
             return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
         case "contradiction":
@@ -59,9 +66,21 @@ class FactMemory:
     """Reconciled, tenant-scoped access to structured facts."""
 
     def __init__(
-        self, store: FactStore, events: EventLog, clock: Clock, config: FactConfig
+        self,
+        store: FactStore,
+        events: EventLog,
+        clock: Clock,
+        config: FactConfig,
+        *,
+        embedder: Embedder | None = None,
     ) -> None:
+        """Args after `config`: `embedder` turns on deduplication by meaning."""
         self.store = store
+        self.meaning = (
+            None
+            if embedder is None
+            else MeaningMatcher(embedder, config.same_meaning_threshold)
+        )
         self.events = events
         self.clock = clock
         self.config = config
@@ -72,13 +91,40 @@ class FactMemory:
     # --- reads -----------------------------------------------------------------
 
     def active(
-        self, tenant: str, *, subject: str | None = None, now: datetime | None = None
+        self,
+        tenant: str,
+        *,
+        subject: str | None = None,
+        now: datetime | None = None,
+        at: datetime | None = None,
+        believed_at: datetime | None = None,
     ) -> list[Fact]:
-        """Active rows at `now`: not superseded, end-dated, forgotten or expired."""
-        now = now or self.clock.now()
+        """Facts in force: by default what memory believes now.
+
+        Args:
+            tenant: Whose facts.
+            subject: Only facts about this subject, when given.
+            now: Both axes at once: what held at `now` as memory knew it then.
+                At or after the clock's time this is the current view (rows not
+                superseded, forgotten or expired, including values dated to begin
+                later).
+            at: Valid time: what held in the world at this instant.
+            believed_at: Record time: what memory believed at this instant.
+        """
         tenant = require_tenant(tenant)
-        rows = self._cached_rows(tenant)
-        return [r for r in rows if r.is_active(now) and subject in (None, r.subject)]
+        current = self.clock.now()
+        now = now or current
+        if at is None and believed_at is None and now >= current:
+            rows = self._cached_rows(tenant)
+            return [
+                r for r in rows if r.is_active(now) and subject in (None, r.subject)
+            ]
+        return as_of(
+            self.store.rows(tenant),
+            at=at or now,
+            believed_at=believed_at or now,
+            subject=subject,
+        )
 
     def _cached_rows(self, tenant: str) -> list[Fact]:
         with self._lock:
@@ -126,6 +172,19 @@ class FactMemory:
         """Every row of a tenant, whatever its status."""
         return self.store.rows(require_tenant(tenant))
 
+    def flagged(self, tenant: str) -> list[Fact]:
+        """Rows a person should review, oldest first.
+
+        Flagged contradictions (a value that disputes a stored one and was not
+        taken) and active values that replaced an extracted one unconfirmed.
+        """
+        return [
+            r
+            for r in self.store.rows(require_tenant(tenant))
+            if r.status == "contradiction"
+            or (r.status == "active" and r.conflicts_with is not None)
+        ]
+
     def history(
         self, tenant: str, category: str, key: str, subject: str = "user"
     ) -> list[Fact]:
@@ -162,11 +221,39 @@ class FactMemory:
         with self._lock:
             now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            paraphrase = False
+            if current is None and self.meaning is not None:
+                # A paraphrase under another key updates or confirms the stored row.
+                current = self.meaning.match(
+                    candidate, self.active(tenant, subject=candidate.subject)
+                )
+                if current is not None:
+                    paraphrase = True
+                    candidate = candidate.model_copy(update={"key": current.key})
+                    if set(candidate.turn_ids) <= set(current.turn_ids):
+                        # Two readings of one sentence: the first one stands.
+                        candidate = candidate.model_copy(
+                            update={"value": current.value}
+                        )
             if current is not None and current.category != candidate.category:
                 # One key, one current value: a correction stated differently ("we
                 # switched to K3" after "we chose K2") keeps the stored category.
                 candidate = candidate.model_copy(update={"category": current.category})
             outcome = reconcile(tenant, candidate, current, now, self.config)
+            if paraphrase and outcome.fact is not None and outcome.inserts:
+                # Rewording is not a dispute: nothing to review.
+                reworded = outcome.fact.model_copy(update={"conflicts_with": None})
+                if outcome.fact.status == "active":
+                    outcome = Outcome(
+                        outcome.action,
+                        [
+                            reworded if r.id == reworded.id else r
+                            for r in outcome.inserts
+                        ],
+                        outcome.updates,
+                        reworded,
+                        outcome.previous,
+                    )
             if outcome.action == "contradiction" and self.store.get(
                 tenant, outcome.fact.id
             ):
@@ -199,15 +286,19 @@ class FactMemory:
         """Write candidates in order; returns one event per candidate."""
         return [self.write(tenant, c, now=now) for c in candidates]
 
-    def forget(self, tenant: str, fact_id: str) -> MemoryEvent:
-        """End-date a fact (kept for audit, never deleted)."""
+    def forget(
+        self, tenant: str, fact_id: str, *, now: datetime | None = None
+    ) -> MemoryEvent:
+        """End-date a fact (kept for audit, never deleted), at `now` or the clock's."""
         tenant = require_tenant(tenant)
         with self._lock:
             fact = self._require(tenant, fact_id)
-            now = self.clock.now()
+            now = now or self.clock.now()
             self._update(
                 tenant,
-                fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                fact.model_copy(
+                    update={"status": "forgotten", "valid_until": now, "ended_at": now}
+                ),
             )
             event = make_event(
                 tenant,
@@ -216,6 +307,55 @@ class FactMemory:
                 f"Forgot {fact.subject}.{fact.category}.{fact.key}",
                 [fact.id],
                 {"op": "restore", "fact": fact.id},
+            )
+            self.events.append(tenant, [event])
+            return event
+
+    def restore(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Make an ended or flagged row the active value of its key again.
+
+        The row that holds the key now (if any) is superseded by it, so a key
+        still has one active value. Used to undo a forget, take back a replaced
+        value, or accept a flagged contradiction.
+        """
+        tenant = require_tenant(tenant)
+        with self._lock:
+            fact = self._require(tenant, fact_id)
+            now = self.clock.now()
+            current = self._active_for(tenant, fact.subject, fact.key, now)
+            if current is not None and current.id != fact.id:
+                self._update(
+                    tenant,
+                    current.model_copy(
+                        update={
+                            "status": "superseded",
+                            "superseded_by": fact.id,
+                            "valid_until": now,
+                            "ended_at": now,
+                        }
+                    ),
+                )
+            ttl = None if fact.source == "explicit" else self.config.ttl(fact.category)
+            self._update(
+                tenant,
+                fact.model_copy(
+                    update={
+                        "status": "active",
+                        "superseded_by": None,
+                        "valid_until": None,
+                        "ended_at": None,
+                        "conflicts_with": None,
+                        "last_confirmed_at": now,
+                        "expires_at": None if ttl is None else now + ttl,
+                    }
+                ),
+            )
+            event = make_event(
+                tenant,
+                "fact_restored",
+                now,
+                f"Restored {fact.subject}.{fact.category}.{fact.key} = {fact.value!r}",
+                [fact.id, *([current.id] if current and current.id != fact.id else [])],
             )
             self.events.append(tenant, [event])
             return event
@@ -253,7 +393,13 @@ class FactMemory:
             if op == "revert":
                 self._update(
                     tenant,
-                    fact.model_copy(update={"status": "forgotten", "valid_until": now}),
+                    fact.model_copy(
+                        update={
+                            "status": "forgotten",
+                            "valid_until": now,
+                            "ended_at": now,
+                        }
+                    ),
                 )
                 restore = event.undo.get("restore")
                 if restore:
@@ -265,13 +411,20 @@ class FactMemory:
                                 "status": "active",
                                 "superseded_by": None,
                                 "valid_until": None,
+                                "ended_at": None,
                             }
                         ),
                     )
             elif op == "restore":
                 self._update(
                     tenant,
-                    fact.model_copy(update={"status": "active", "valid_until": None}),
+                    fact.model_copy(
+                        update={
+                            "status": "active",
+                            "valid_until": None,
+                            "ended_at": None,
+                        }
+                    ),
                 )
             else:
                 raise MemoryLabError(f"unknown undo operation {op!r}")
@@ -332,7 +485,7 @@ class FactMemory:
                             update={
                                 "status": "superseded",
                                 "superseded_by": summary.id,
-                                "valid_until": now,
+                                "ended_at": now,
                             }
                         ),
                     )
@@ -361,7 +514,7 @@ class FactMemory:
             self._update(
                 tenant,
                 stale.model_copy(
-                    update={"status": "expired", "valid_until": stale.expires_at}
+                    update={"status": "expired", "ended_at": stale.expires_at}
                 ),
             )
         return live[-1] if live else None
@@ -418,7 +571,7 @@ class ActiveView:
         self.rows = rows
         self._config = config
         self._order = sorted(rows, key=lambda f: fact_order(f, config))
-        self._first = [config.standing(f.category) for f in self._order]
+        self._first = [in_core(f, config) for f in self._order]
         self._index: dict[str, list[int]] = defaultdict(list)
         for position, fact in enumerate(self._order):
             for word in fact_words(fact.key, fact.value):

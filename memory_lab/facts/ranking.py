@@ -11,15 +11,28 @@ from memory_lab.config import FactConfig
 from memory_lab.types import Fact
 
 
+def in_core(fact: Fact, config: FactConfig) -> bool:
+    """Whether a fact belongs to the core loaded into every chat (seed 000).
+
+    The standing categories (instructions, constraints, identity) of anyone, and
+    the preferences of the person being assisted ("simple, beginner-level
+    explanations"); the likes of people in a conversation (LoCoMo's speakers)
+    are knowledge about them and compete on relevance.
+    """
+    return config.standing(fact.category) or (
+        fact.category == "preference" and fact.subject == "user"
+    )
+
+
 def fact_order(fact: Fact, config: FactConfig, overlap: int = 0) -> tuple:
     """Sort key of a fact, given how many content words it shares with the query.
 
-    Standing categories first, then more shared words, category priority,
+    The core (`in_core`) first, then more shared words, category priority,
     importance, recency of confirmation and id. With `overlap` left at 0 it is
     the query-independent order.
     """
     return (
-        0 if config.standing(fact.category) else 1,
+        0 if in_core(fact, config) else 1,
         -overlap,
         config.priority(fact.category),
         -fact.importance,

@@ -82,8 +82,13 @@ def effective_confidence(fact: Fact, now: datetime, config: FactConfig) -> float
 def new_fact(
     tenant: str, candidate: FactCandidate, now: datetime, config: FactConfig
 ) -> Fact:
-    """The row a candidate becomes when it is stored."""
-    ttl = config.ttl(candidate.category)
+    """The row a candidate becomes when it is stored.
+
+    Valid time starts when the statement says the fact began (or when it was
+    said); record time starts now.
+    """
+    # What the user said to remember stays until they say otherwise.
+    ttl = None if candidate.source == "explicit" else config.ttl(candidate.category)
     return Fact(
         id=fact_id(tenant, candidate, now),
         tenant=tenant,
@@ -97,7 +102,7 @@ def new_fact(
         session=candidate.session,
         turn_ids=list(candidate.turn_ids),
         evidence=candidate.evidence,
-        valid_from=now,
+        valid_from=candidate.valid_from or now,
         expires_at=None if ttl is None else now + ttl,
         last_confirmed_at=now,
         created_at=now,
@@ -120,7 +125,9 @@ def reconcile(
       stored row is re-confirmed (confidence boosted, TTL renewed);
     - different value: an extracted fact never replaces an explicit one (the
       candidate is stored as a flagged contradiction); otherwise the newer value
-      supersedes unless it is clearly less confident, which is also flagged.
+      supersedes unless it is clearly less confident, which is also flagged;
+      when both values were extracted, the new row is flagged for review
+      (`conflicts_with` names the row it replaced) until it is confirmed.
     """
     config.policy(candidate.category)
     if active is None:
@@ -137,7 +144,8 @@ def reconcile(
             and candidate.confidence < stored_conf - config.restate_margin
         ):
             return Outcome("skipped_lower_confidence", fact=active)
-        ttl = config.ttl(active.category)
+        explicit = "explicit" in (candidate.source, active.source)
+        ttl = None if explicit else config.ttl(active.category)
         confirmed = active.model_copy(
             update={
                 "confidence": min(
@@ -145,10 +153,9 @@ def reconcile(
                 ),
                 "last_confirmed_at": now,
                 "expires_at": None if ttl is None else now + ttl,
+                "conflicts_with": None,
                 "turn_ids": sorted(set(active.turn_ids) | set(candidate.turn_ids)),
-                "source": "explicit"
-                if "explicit" in (candidate.source, active.source)
-                else "extracted",
+                "source": "explicit" if explicit else "extracted",
             }
         )
         return Outcome(
@@ -167,8 +174,18 @@ def reconcile(
             "contradiction", inserts=[flagged], fact=flagged, previous=active
         )
     row = new_fact(tenant, candidate, now, config)
+    if candidate.source == active.source == "extracted":
+        # Neither value was stated as a command, so the newer wins but a person
+        # should look: the row points at the value it replaced until confirmed.
+        row = row.model_copy(update={"conflicts_with": active.id})
     ended = active.model_copy(
-        update={"status": "superseded", "superseded_by": row.id, "valid_until": now}
+        update={
+            "status": "superseded",
+            "superseded_by": row.id,
+            # The old value held until the new one began (never before it began).
+            "valid_until": max(row.valid_from, active.valid_from),
+            "ended_at": now,
+        }
     )
     return Outcome(
         "superseded", inserts=[row], updates=[ended], fact=row, previous=active

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from langchain_core.tools import BaseTool, StructuredTool
 
 from memory_lab.errors import require_tenant
+from memory_lab.text import content_words, fact_words
 from memory_lab.types import FactCandidate
 
 if TYPE_CHECKING:
@@ -77,8 +78,26 @@ def memory_tools(
         ]
 
     def recall(query: str) -> str:
-        """The memory context the assistant would be shown for `query`."""
-        return engine.assemble(tenant, query).text
+        """The memory context for `query`, plus matching facts too unsure to inject."""
+        text = engine.assemble(tenant, query).text
+        words = content_words(query)
+        floor = engine.config.facts.confidence_floor
+        faint = [
+            f
+            for f in facts.active(tenant)
+            if facts.confidence(f) < floor and words & fact_words(f.key, f.value)
+        ]
+        if not faint:
+            return text
+        lines = [
+            f"- {f.category} {f.key} = {f.value} (confidence "
+            f"{facts.confidence(f):.2f}, id {f.id})"
+            for f in faint
+        ]
+        return (
+            text + "\n\nAlso stored, below the confidence floor (never injected, "
+            "shown because you asked):\n" + "\n".join(lines)
+        )
 
     return [
         StructuredTool.from_function(save, name="memory_save"),

@@ -10,14 +10,18 @@ its result does not depend on when the worker got to it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memory_lab.episodes.compression import build_episodes, episode_id, split_span
 from memory_lab.events import events_from_notes, make_event
+from memory_lab.facts.commands import split_commands
+from memory_lab.facts.explicit import extract_with_commands
+from memory_lab.facts.valid_time import date_candidates
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import Job, ThreadMarks
-from memory_lab.types import Episode, MemoryEvent, Message
+from memory_lab.types import Episode, Fact, MemoryEvent, Message
 from memory_lab.window.summary import update_running_summary
 
 if TYPE_CHECKING:
@@ -146,16 +150,29 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
     """Extract facts from the job's turns and reconcile them with the stored ones.
 
     The fact writes, the events and the job's completion are one transaction, so
-    a crash cannot leave half of a batch written or a batch written twice.
+    a crash cannot leave half of a batch written or a batch written twice. A
+    batch with memory commands ("remember that", "forget that") is read inside
+    the transaction, since a command acts on what the turns before it wrote; a
+    batch without them is read by the brain before the transaction starts.
     """
     tenant, thread = job.tenant, job.thread
     now = job.asked_at
     turns = deps.transcript.messages(
         tenant, thread, first_seq=job.first_seq, last_seq=job.last_seq
     )
-    extracted = deps.brain.extract(turns, known=deps.facts.active(tenant, now=now))
-    candidates = extracted.value
-    brain_events = events_from_notes(tenant, now, extracted.notes)
+    notes: list[BrainNote] = []
+
+    def extract(batch: Sequence[Message], known: Sequence[Fact]) -> list:
+        found = deps.brain.extract(batch, known=known)
+        notes.extend(found.notes)
+        return found.value
+
+    commanded = any(split_commands(t)[0] for t in turns)
+    candidates = (
+        []
+        if commanded
+        else date_candidates(extract(turns, deps.facts.active(tenant, now=now)), turns)
+    )
     phases.reached("extraction")
     # Lock order facts -> database, as every reader of facts takes it.
     with deps.facts.exclusive(), deps.jobs.db.write():
@@ -163,12 +180,14 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
             deps.facts.refresh(tenant)
             return []
         try:
-            events = [
-                e
-                for e in deps.facts.write_many(tenant, candidates, now=now)
-                if e.kind != "fact_skipped"
-            ]
+            written = (
+                extract_with_commands(turns, tenant, deps.facts, extract, now=now)
+                if commanded
+                else deps.facts.write_many(tenant, candidates, now=now)
+            )
+            events = [e for e in written if e.kind != "fact_skipped"]
             events += deps.facts.consolidate(tenant, now=now)
+            brain_events = events_from_notes(tenant, now, notes)
             if brain_events:
                 deps.events.append(tenant, brain_events)
             phases.reached("fact_writes")

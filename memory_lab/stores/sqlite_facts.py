@@ -43,13 +43,25 @@ _SCHEMA = (
         created_key       INTEGER NOT NULL,
         status            TEXT    NOT NULL,
         conflicts_with    TEXT,
+        ended_at          TEXT,
         PRIMARY KEY (tenant, id)
     )
     """,
     "CREATE INDEX IF NOT EXISTS facts_lookup ON facts (tenant, subject, category, key)",
 )
 
-# Every Fact field, in table order; `created_key` is derived and never read back.
+_MIGRATIONS = (
+    # Record-time end (bitemporal facts). Rows written before it existed were
+    # end-dated on the one axis they had, so their end of belief is that date.
+    (
+        "ended_at",
+        "ALTER TABLE facts ADD COLUMN ended_at TEXT",
+        "UPDATE facts SET ended_at = valid_until WHERE status != 'active'",
+    ),
+)
+"""Forward migrations: (column, statements that add and backfill it), in order."""
+
+# Every Fact field; `created_key` is derived and never read back.
 _FIELDS = tuple(Fact.model_fields)
 _COLUMNS = ", ".join(_FIELDS)
 _FILTERS = ("subject", "category", "key", "status")
@@ -61,6 +73,16 @@ class SqliteFactStore:
     def __init__(self, path: str | Path | SqliteDatabase) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
         self._db = open_database(path, _SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a file made by an older version up to the current columns."""
+        with self._db.write() as conn:
+            have = {row["name"] for row in conn.execute("PRAGMA table_info(facts)")}
+            for column, *statements in _MIGRATIONS:
+                if column not in have:
+                    for statement in statements:
+                        conn.execute(statement)
 
     def insert(self, tenant: str, fact: Fact) -> None:
         """Store a new row.

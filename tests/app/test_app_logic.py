@@ -362,3 +362,54 @@ def test_the_clock_never_runs_backwards(tmp_path: Path) -> None:
 def test_a_damaged_clock_file_reads_as_no_offset(tmp_path: Path) -> None:
     (tmp_path / "app_clock.json").write_text("{not json")
     assert OffsetStore(tmp_path).get("t") == timedelta(0)
+
+
+# --- facts tab controls and the day-by-day view -----------------------------------
+
+
+def _table(at: AppTest, column: str):
+    """The first table with this column (AppTest does not expose widget keys)."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def _statuses(at: AppTest) -> dict[str, str]:
+    table = _table(at, "confidence")
+    return dict(zip(table["value"], table["status"], strict=True))
+
+
+def test_the_facts_tab_forgets_confirms_and_restores(data: Path) -> None:
+    at = _chat(_app(), "I live in Oslo.")
+    box = at.selectbox(key="fact_pick")
+    assert any("home_city = Oslo" in o for o in box.options)
+    at.button(key="fact_confirm").click().run()
+    assert any(s.startswith("Confirmed") for s in _texts(at.success))
+    at.button(key="fact_forget").click().run()
+    assert any(s.startswith("Forgot") for s in _texts(at.success))
+    assert _active_facts(at) == 0
+    at.multiselect(key="fact_status").set_value(["active", "forgotten"]).run()
+    assert at.button(key="fact_restore").disabled is False
+    at.button(key="fact_restore").click().run()
+    assert any(s.startswith("Restored") for s in _texts(at.success))
+    assert _active_facts(at) == 1
+
+
+def test_flagged_contradictions_are_listed_and_settled(data: Path) -> None:
+    at = _chat(_app(), "Remember that I live in Oslo.")
+    _chat(at, "I live in Bergen.")
+    flagged = _table(at, "disputes")
+    assert list(flagged["value"]) == ["Bergen"]
+    assert list(flagged["disputes"]) == ["Oslo"]
+    at.button(key="flag_accept").click().run()
+    assert any(s.startswith("Restored") for s in _texts(at.success))
+    assert any("Nothing to review" in c for c in _texts(at.caption))
+    values = {v for v, s in _statuses(at).items() if s == "active"}
+    assert "Bergen" in values and "Oslo" not in values
+
+
+def test_the_episodes_tab_shows_each_finished_day(data: Path) -> None:
+    at = _chat(_app(), "We decided to go with quarterly VAT reporting.")
+    at.button(key="adv_1 day").click().run()
+    labels = [e.label for e in at.expander]
+    assert "Day by day" in labels
+    assert any(m.startswith("**Day ") for m in _texts(at.markdown))
+    assert any("Decided:" in m and "quarterly VAT" in m for m in _texts(at.markdown))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import memory_lab.stores as stores_pkg
 from memory_lab.errors import TenantRequiredError
+from memory_lab.facts.timeline import as_of
 from memory_lab.stores import (
     InMemoryTranscriptStore,
     SqliteEventLog,
@@ -254,6 +255,7 @@ class TestFactStore:
             turn_ids=["D1:1", "D2:7"],
             evidence="I only drink tea",
             status="superseded",
+            ended_at=datetime(2024, 6, 1, 8, tzinfo=OSLO),
         )
         store.insert("a", row)
         assert store.get("a", "f1") == row
@@ -275,6 +277,42 @@ class TestFactStore:
         assert store.get("a", "f1") == ended
         assert len(store.rows("a")) == 2
         assert [f.id for f in store.rows("a", status="active")] == ["f2"]
+
+    def test_rows_answer_as_of_queries_on_both_time_axes(self, facts):
+        store = facts.open()
+        day = timedelta(days=1)
+        store.insert(
+            "a",
+            fact(
+                "a",
+                "f1",
+                value="tea",
+                status="superseded",
+                superseded_by="f2",
+                valid_until=T0 + 10 * day,
+                ended_at=T0 + 12 * day,
+            ),
+        )
+        store.insert(
+            "a",
+            fact(
+                "a",
+                "f2",
+                value="coffee",
+                valid_from=T0 + 10 * day,
+                created_at=T0 + 12 * day,
+            ),
+        )
+        rows = store.rows("a")
+
+        def held(at, believed_at):
+            return [f.value for f in as_of(rows, at=at, believed_at=believed_at)]
+
+        assert held(T0 + 5 * day, T0 + 20 * day) == ["tea"]
+        assert held(T0 + 11 * day, T0 + 20 * day) == ["coffee"]
+        # Before memory learned of the change, day 11 still read as tea.
+        assert held(T0 + 11 * day, T0 + 11 * day) == ["tea"]
+        assert held(T0 - day, T0 + 20 * day) == []
 
     def test_tenants_never_see_each_other(self, facts):
         store = facts.open()
@@ -599,3 +637,23 @@ def test_no_sqlite_store_ever_deletes():
         assert not re.search(
             r"\b(DELETE|DROP|TRUNCATE|REPLACE\s+INTO)\b", code, re.I
         ), source.name
+
+
+def test_a_fact_file_from_before_record_time_ends_is_migrated(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    store = SqliteFactStore(path)
+    store.insert("a", fact("a", "f1", status="forgotten", valid_until=T0))
+    store.insert("a", fact("a", "f2", value="coffee"))
+    store.close()
+    # Recreate the file as the previous version wrote it: no ended_at column.
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE facts DROP COLUMN ended_at")
+    conn.commit()
+    conn.close()
+    reopened = SqliteFactStore(path)
+    assert reopened.get("a", "f1").ended_at == T0
+    assert reopened.get("a", "f2").ended_at is None
+    reopened.update("a", fact("a", "f2", value="coffee", ended_at=T0))
+    assert SqliteFactStore(path).get("a", "f2").ended_at == T0

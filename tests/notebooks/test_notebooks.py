@@ -79,6 +79,8 @@ def test_memory_walkthrough_shows_every_tier(monkeypatch) -> None:
     assert "K2" in text and "K3" in text
     assert "B fired" in text
     assert "expired" in text
+    assert "quarterly VAT" in text and "week" in text  # daily and weekly summaries
+    assert "as memory knows it now: ['K2']" in text
 
 
 def test_locomo_runs_with_reference_numbers(monkeypatch) -> None:

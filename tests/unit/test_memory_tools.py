@@ -1,66 +1,84 @@
-"""Memory tools: explicit saves outrank extraction; every write is undoable data."""
+"""The six memory tools, called as a model would call them."""
 
-from __future__ import annotations
+from datetime import timedelta
 
-import numpy as np
+import pytest
 
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.facts.tools import memory_tools
-from tests.helpers import T0, cand
+from tests.helpers import T0, msg
+
+TENANT = "t1"
 
 
-class FlatEmbedder:
-    name, dim = "flat", 4
-
-    def embed(self, texts):
-        return np.tile(np.array([1.0, 0, 0, 0], dtype=np.float32), (len(texts), 1))
-
-
-def tools(eng):
-    return {t.name: t for t in memory_tools(eng, "t1")}
+@pytest.fixture
+def setup():
+    clock = ManualClock(T0)
+    engine = MemoryEngine(clock=clock)
+    tools = {t.name: t for t in memory_tools(engine, TENANT)}
+    return engine, clock, tools
 
 
-def test_the_six_tools_save_list_update_confirm_forget_and_recall():
-    eng = MemoryEngine(None, clock=ManualClock(T0), embedder=FlatEmbedder())
-    t = tools(eng)
-    assert sorted(t) == sorted(
-        [
-            "memory_save",
-            "memory_update",
-            "memory_forget",
-            "memory_confirm",
-            "memory_list",
-            "memory_recall",
-        ]
-    )
-    saved = t["memory_save"].invoke(
+def test_save_stores_an_explicit_fact_with_an_undoable_event(setup):
+    engine, _, tools = setup
+    event = tools["memory_save"].invoke(
         {"category": "preference", "key": "reply_language", "value": "Swedish"}
     )
-    assert saved["kind"] == "fact_added" and saved["undo"]
-    (row,) = t["memory_list"].invoke({})
-    assert row["source"] == "explicit" and row["value"] == "Swedish"
-    assert t["memory_list"].invoke({"category": "identity"}) == []
-    assert "Swedish" in t["memory_recall"].invoke({"query": "reply language"})
-    updated = t["memory_update"].invoke(
-        {"category": "preference", "key": "reply_language", "value": "Danish"}
-    )
-    assert updated["kind"] == "fact_superseded"
-    (row,) = t["memory_list"].invoke({})
-    assert t["memory_confirm"].invoke({"fact_id": row["id"]})["kind"] in (
-        "fact_confirmed",
-        "fact_skipped",
-    )
-    assert t["memory_forget"].invoke({"fact_id": row["id"]})["kind"] == "fact_forgotten"
-    assert t["memory_list"].invoke({}) == []
+    assert event["kind"] == "fact_added" and event["undo"]["op"] == "revert"
+    (row,) = engine.facts.active(TENANT)
+    assert (row.value, row.source, row.confidence) == ("Swedish", "explicit", 1.0)
 
 
-def test_extraction_cannot_override_an_explicit_save():
-    eng = MemoryEngine(None, clock=ManualClock(T0), embedder=FlatEmbedder())
-    tools(eng)["memory_save"].invoke(
+def test_update_replaces_and_forget_end_dates(setup):
+    engine, _, tools = setup
+    tools["memory_save"].invoke(
         {"category": "identity", "key": "home_city", "value": "Oslo"}
     )
-    event = eng.facts.write(
-        "t1", cand("home_city", "Bergen", category="identity", confidence=0.99)
+    event = tools["memory_update"].invoke(
+        {"category": "identity", "key": "home_city", "value": "Bergen"}
     )
-    assert event.kind == "contradiction"
-    assert [f.value for f in eng.facts.active("t1")] == ["Oslo"]
+    assert event["kind"] == "fact_superseded"
+    (row,) = engine.facts.active(TENANT)
+    gone = tools["memory_forget"].invoke({"fact_id": row.id})
+    assert gone["kind"] == "fact_forgotten"
+    assert engine.facts.active(TENANT) == []
+    assert len(engine.facts.rows(TENANT)) == 2  # nothing deleted
+
+
+def test_confirm_and_list(setup):
+    engine, clock, tools = setup
+    engine.ingest(TENANT, [msg(1, "I work at Acme.")])
+    engine.close_session(TENANT)
+    engine.flush()
+    (row,) = tools["memory_list"].invoke({})
+    clock.advance(timedelta(days=30))
+    event = tools["memory_confirm"].invoke({"fact_id": row["id"]})
+    assert event["kind"] == "fact_confirmed"
+    assert tools["memory_list"].invoke({"category": "decision"}) == []
+
+
+def test_a_fact_below_the_floor_is_never_injected_but_can_be_recalled(setup):
+    engine, clock, tools = setup
+    engine.ingest(TENANT, [msg(1, "I think I might be allergic to shellfish.")])
+    engine.close_session(TENANT)
+    engine.flush()
+    engine.ingest(TENANT, [msg(2, "We have 3 employees.")])
+    engine.close_session(TENANT)
+    engine.flush()
+    # Knowledge fades with a 120-day half-life: 170 days on (before its 182-day
+    # TTL) it is below the floor.
+    clock.advance(timedelta(days=170))
+    faint = [
+        f
+        for f in engine.facts.active(TENANT)
+        if engine.facts.confidence(f) < engine.config.facts.confidence_floor
+    ]
+    assert faint, [
+        (f.key, engine.facts.confidence(f)) for f in engine.facts.rows(TENANT)
+    ]
+    fact = faint[0]
+    bundle = engine.assemble(TENANT, f"how many {fact.value}?")
+    block = bundle.block("facts")
+    assert block is None or fact.id not in block.items
+    recalled = tools["memory_recall"].invoke({"query": f"how many {fact.value}?"})
+    assert "below the confidence floor" in recalled and fact.id in recalled

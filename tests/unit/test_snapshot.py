@@ -20,6 +20,8 @@ KEYS = [
     "window",
     "episodes",
     "facts",
+    "daily_summaries",
+    "weekly_summaries",
     "events",
     "suggestions",
     "transcript_messages",

@@ -1,0 +1,68 @@
+"""One fact, one row: find the stored fact a differently keyed candidate restates.
+
+Extraction names slots from the words used, so "we chose quarterly VAT
+reporting" and "let's go with quarterly VAT reporting" arrive under different
+keys. Comparing embeddings of "key: value" within one subject and category lets
+the second update or confirm the first instead of adding a twin. The threshold
+is a config field, measured on examples (see `FactConfig.same_meaning_threshold`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from memory_lab.embeddings import Embedder
+from memory_lab.types import Fact, FactCandidate
+
+
+def meaning_text(key: str, value: str) -> str:
+    """What is embedded for a fact: its slot in words, then its value."""
+    return f"{key.replace('_', ' ').replace('.', ' ')}: {value}"
+
+
+class MeaningMatcher:
+    """Embeds facts once and finds the closest stored fact of the same kind."""
+
+    def __init__(self, embedder: Embedder, threshold: float) -> None:
+        self._embedder = embedder
+        self._threshold = threshold
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def _vectors_for(self, texts: Sequence[str]) -> list[np.ndarray]:
+        missing = sorted({t for t in texts if t not in self._vectors})
+        if missing:
+            for text, vector in zip(
+                missing, self._embedder.embed(missing), strict=True
+            ):
+                self._vectors[text] = np.asarray(vector, dtype=np.float32)
+        return [self._vectors[t] for t in texts]
+
+    def match(self, candidate: FactCandidate, active: Sequence[Fact]) -> Fact | None:
+        """The active fact of the candidate's subject and category it restates.
+
+        Returns the most similar one at or above the threshold, or None.
+        Rows with the candidate's own key are not considered: exact keys are
+        reconciled already.
+        """
+        pool = [
+            f
+            for f in active
+            if f.subject == candidate.subject
+            and f.category == candidate.category
+            and f.key != candidate.key
+        ]
+        if not pool:
+            return None
+        texts = [meaning_text(candidate.key, candidate.value)]
+        texts += [meaning_text(f.key, f.value) for f in pool]
+        query, *others = self._vectors_for(texts)
+        scores = [float(query @ v) for v in others]
+        best = max(range(len(pool)), key=lambda i: (scores[i], pool[i].id))
+        return pool[best] if scores[best] >= self._threshold else None
+
+    def similarity(self, a: str, b: str) -> float:
+        """Cosine similarity of two texts (vectors are unit length)."""
+        va, vb = self._vectors_for([a, b])
+        return float(va @ vb)

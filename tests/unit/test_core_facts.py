@@ -1,0 +1,70 @@
+"""The always-injected core: standing facts reach every chat, within the budget."""
+
+from datetime import timedelta
+
+from memory_lab.config import BudgetConfig, FactConfig
+from memory_lab.context.assembly import AssemblyInput, assemble, rank_facts
+from memory_lab.facts.reconciliation import reconcile
+from memory_lab.tokens import default_counter
+from tests.helpers import T0, cand
+
+COUNTER = default_counter()
+CFG = FactConfig()
+
+
+def _fact(key, value, category, subject="user", at=T0):
+    c = cand(key, value, category=category, subject=subject, confidence=0.9)
+    return reconcile("t", c, None, at, CFG).fact
+
+
+def _bundle(facts, query, budget=BudgetConfig(), now=T0 + timedelta(hours=1)):
+    data = AssemblyInput(
+        query=query, now=now, facts=facts, episodes=[], summary="", window=[]
+    )
+    return assemble(data, budget, CFG, COUNTER)
+
+
+def test_a_standing_preference_survives_an_unrelated_question():
+    facts = [
+        _fact("prefers.simple_explanations", "simple explanations", "preference"),
+        _fact("accounting_standard", "K3", "decision"),
+        _fact("brother.home_city", "Oslo", "knowledge"),
+    ]
+    text = _bundle(facts, "Which accounting standard do we use?").block("facts").text
+    assert "simple explanations" in text and "K3" in text
+    assert "Oslo" not in text  # outside the core, relevance still decides
+
+
+def test_core_comes_first_and_relevance_fills_the_rest():
+    facts = [
+        _fact("accounting_standard", "K3", "decision"),
+        _fact("reply_language", "English", "instruction"),
+        _fact("prefers.simple_explanations", "simple explanations", "preference"),
+    ]
+    ranked = rank_facts(facts, "Which accounting standard?", T0, CFG)
+    assert [f.key for f in ranked][-1] == "accounting_standard"
+
+
+def test_other_peoples_likes_compete_on_relevance():
+    likes = _fact("likes.jazz", "jazz", "preference", subject="melanie")
+    other = _fact("employer", "Acme", "identity")
+    ranked = rank_facts([likes, other], "Where does the user work at Acme?", T0, CFG)
+    assert [f.key for f in ranked] == ["employer"]
+
+
+def test_the_core_respects_the_facts_budget():
+    facts = [
+        _fact(f"prefers.p{i}", f"preference number {i} with words", "preference")
+        for i in range(60)
+    ]
+    bundle = _bundle(facts, "hello", BudgetConfig(total=400, facts=60))
+    block = bundle.block("facts")
+    assert block.tokens <= 60 and 0 < len(block.items) < 60
+
+
+def test_decisions_older_than_a_year_read_as_historical():
+    old = _fact("accounting_standard", "K2", "decision", at=T0 - timedelta(days=400))
+    new = _fact("software", "Fortnox", "decision", at=T0 - timedelta(days=30))
+    text = _bundle([old, new], "accounting standard software").block("facts").text
+    assert "K2 (historical, decided" in text
+    assert "Fortnox (since" in text
