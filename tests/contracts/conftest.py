@@ -8,6 +8,7 @@ for the in-memory ones), which is how persistence is tested.
 from __future__ import annotations
 
 import itertools
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,17 +106,31 @@ def events(request, tmp_path: Path) -> Iterator[Backend]:
     )
 
 
-@pytest.fixture(params=["chroma", "memory"])
-def episodes(request, tmp_path: Path, embedder) -> Iterator[Backend]:
-    def chroma(loc: str):
-        from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+SERVER = pytest.mark.xdist_group("servers")
+"""Tests on a server run on one worker, which starts the server once."""
 
+
+@pytest.fixture(
+    params=["chroma", pytest.param("chroma-server", marks=SERVER), "memory"]
+)
+def episodes(request, tmp_path: Path, embedder) -> Iterator[Backend]:
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    def chroma(loc: str):
         return ChromaEpisodeStore(tmp_path / f"chroma-{loc}", embedder)
+
+    # Every test gets collections of its own on the one shared server.
+    prefix = f"t{uuid.uuid4().hex[:12]}"
+
+    def chroma_server(loc: str):
+        url = request.getfixturevalue("chroma_url")
+        return ChromaEpisodeStore(url, embedder, collection=f"{prefix}-{loc}")
 
     yield from _backend(
         request,
         {
             "chroma": (chroma, True),
+            "chroma-server": (chroma_server, True),
             "memory": (lambda loc: InMemoryEpisodeStore(embedder), False),
         },
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -569,6 +570,49 @@ def test_chroma_refuses_a_collection_built_by_another_embedder(tmp_path, embedde
         ChromaEpisodeStore(tmp_path / "c", Renamed())
     other = ChromaEpisodeStore(tmp_path / "c", Renamed(), collection="episodes-other")
     other.close()
+
+
+@pytest.mark.xdist_group("servers")
+def test_chroma_server_clients_see_each_others_episodes_at_once(chroma_url, embedder):
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    name = f"seen-{uuid.uuid4().hex[:12]}"
+    writer = ChromaEpisodeStore(chroma_url, embedder, collection=name)
+    reader = ChromaEpisodeStore(chroma_url, embedder, collection=name)
+    assert writer.shared and reader.shared
+    assert reader.count("a") == 0
+    first, *rest = _topic_episodes("a")
+    writer.add("a", [first])
+    assert reader.get("a") == [first]
+    # The reader now holds the collection; later writes still show, unreopened.
+    writer.add("a", rest)
+    assert reader.count("a") == 4
+    [(hit, _)] = reader.search("a", "beagle", top_k=1, max_distance=2.0)
+    assert hit.id == "e-dog"
+    with pytest.raises(ValueError, match="some-other-model"):
+        ChromaEpisodeStore(chroma_url, _renamed(embedder), collection=name)
+    writer.close()
+    reader.close()
+
+
+def _renamed(embedder):
+    class Renamed:
+        name = "some-other-model"
+        dim = embedder.dim
+
+        def embed(self, texts):
+            return embedder.embed(texts)
+
+    return Renamed()
+
+
+@pytest.mark.parametrize("url", ["ftp://host:8000", "http://", "http://host:8000/db"])
+def test_chroma_refuses_a_url_that_is_no_server(url, embedder):
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+    from memory_lab.stores.locations import StoreURLError
+
+    with pytest.raises(StoreURLError):
+        ChromaEpisodeStore(url, embedder)
 
 
 # ------------------------------------------------------------ sqlite extras
