@@ -22,8 +22,19 @@ from pathlib import Path
 
 import pytest
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
-"""Where Debian's postgresql-15 puts initdb and pg_ctl."""
+
+def _pg_bin() -> Path:
+    """Where Debian's postgresql-NN puts initdb and pg_ctl (the newest there)."""
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"),
+        key=lambda p: (
+            int(p.parent.parent.name) if p.parent.parent.name.isdigit() else 0
+        ),
+    )
+    return found[-1].parent if found else Path("/usr/lib/postgresql/15/bin")
+
+
+PG_BIN = _pg_bin()
 
 
 def free_port() -> int:
@@ -101,7 +112,7 @@ def _accepts(port: int) -> bool:
 
 @contextmanager
 def postgres_server(timeout: float = 60.0) -> Iterator[str]:
-    """A throwaway Postgres 15 cluster on a free port; yields its URL."""
+    """A throwaway Postgres cluster on a free port; yields its URL."""
     if not (PG_BIN / "initdb").exists():
         pytest.skip(f"no Postgres at {PG_BIN} (apt-get install -y postgresql-15)")
     folder = Path(tempfile.mkdtemp(prefix="memory-lab-pg-"))

@@ -123,7 +123,8 @@ def namespace_key(namespace: str) -> str:
     if not namespace or not namespace.strip():
         raise StoreURLError("a store namespace cannot be empty")
     clean = re.sub(r"[^a-z0-9_]+", "_", namespace.lower()).strip("_")
-    if not clean or not clean[0].isalpha():
+    # Postgres keeps names starting with `pg_` for itself.
+    if not clean or not clean[0].isalpha() or clean.startswith("pg_"):
         clean = f"n_{clean}"
     if clean == namespace and len(clean) <= _NAME_LIMIT:
         return clean

@@ -79,7 +79,7 @@ class SqliteFactStore:
                     f"INSERT INTO facts ({names}) VALUES ({marks})",
                     tuple(values.values()),
                 )
-            except sqlite3.IntegrityError as exc:
+            except self._db.integrity_errors as exc:
                 raise ValueError(
                     f"fact {fact.id!r} already exists for tenant {tenant!r}"
                 ) from exc

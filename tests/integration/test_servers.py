@@ -52,6 +52,21 @@ def test_the_environment_selects_the_episode_server_too(
     _same_memory(_replay(capsys), local_replay)
 
 
+@SERVER
+def test_replay_with_the_store_on_postgres_matches_local(
+    postgres_url, capsys, local_replay
+):
+    _same_memory(_replay(capsys, "--store", postgres_url), local_replay)
+
+
+@SERVER
+def test_replay_with_everything_on_servers_matches_local(
+    postgres_url, chroma_url, capsys, local_replay
+):
+    server = _replay(capsys, "--store", postgres_url, "--episodes-store", chroma_url)
+    _same_memory(server, local_replay)
+
+
 @pytest.mark.parametrize(
     "flags",
     [

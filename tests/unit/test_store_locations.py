@@ -55,8 +55,11 @@ def test_a_refused_url_never_shows_its_password():
 
 def test_namespaces_become_distinct_safe_names():
     assert namespace_key("memory_lab") == "memory_lab"
-    keys = {namespace_key(n) for n in ("Replay-A", "replay_a", "replay-a", "9lives")}
-    assert len(keys) == 4
+    keys = {
+        namespace_key(n) for n in ("Replay-A", "replay_a", "replay-a", "9lives", "pg_x")
+    }
+    assert len(keys) == 5
+    assert not namespace_key("pg_x").startswith("pg_")
     long = namespace_key("memory-lab-replay-" + "x" * 80)
     assert len(long) <= 63
     for key in keys | {long}:
