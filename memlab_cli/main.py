@@ -99,7 +99,7 @@ def _run_replay(args: argparse.Namespace) -> int:
                 run = f"{conv.name}-{rec.name}".replace("+", "_")
                 # On a shared server each replay keeps to a namespace named like
                 # its folder: a fresh one per run, the same one for a reused --data.
-                stores = replace(args.stores, namespace=f"{base.name}-{run}")
+                stores = replace(args.stores, namespace=f"{base.resolve()}-{run}")
                 results.append(
                     replay(
                         conv,
