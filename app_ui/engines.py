@@ -13,10 +13,11 @@ from pathlib import Path
 import streamlit as st
 
 from app_ui.clock import OffsetClock, OffsetStore
-from app_ui.settings import AppSettings
+from app_ui.settings import AppSettings, store_spec
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.engine import MemoryEngine
+from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter, default_counter
 
 
@@ -51,7 +52,9 @@ def _release(engine: MemoryEngine) -> None:
 @st.cache_resource(
     show_spinner="Opening the memory stores...", max_entries=24, on_release=_release
 )
-def _engine(data_dir: str, tenant: str, config_json: str) -> MemoryEngine:
+def _engine(
+    data_dir: str, tenant: str, config_json: str, stores: StoreSpec
+) -> MemoryEngine:
     config = MemoryConfig.model_validate_json(config_json)
     return MemoryEngine(
         Path(data_dir),
@@ -59,6 +62,7 @@ def _engine(data_dir: str, tenant: str, config_json: str) -> MemoryEngine:
         clock=tenant_clock(data_dir, tenant),
         embedder=shared_embedder(),
         counter=shared_counter(),
+        stores=stores,
     )
 
 
@@ -69,4 +73,6 @@ def engine_for(data_dir: Path, settings: AppSettings) -> MemoryEngine:
         SettingsError: when the settings do not make a valid configuration.
     """
     config = settings.config()
-    return _engine(str(data_dir), settings.tenant, config.model_dump_json())
+    return _engine(
+        str(data_dir), settings.tenant, config.model_dump_json(), store_spec()
+    )

@@ -16,6 +16,7 @@ from memlab_cli.settings import Settings, llm_settings
 from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.recipes import recipe
+from memory_lab.stores.locations import StoreSpec
 
 DEFAULT_DATA_DIR = Path("data") / "app"
 # A chat box is not an import tool: a paste past this is refused with a clear reason
@@ -31,6 +32,18 @@ class SettingsError(MemoryLabError):
 def data_dir() -> Path:
     """The app's data folder: $MEMORY_LAB_DATA, else ./data/app."""
     return Settings().data or DEFAULT_DATA_DIR
+
+
+def store_spec() -> StoreSpec:
+    """Where the app's memory lives: $MEMORY_LAB_STORE and _EPISODES_STORE, if set.
+
+    Raises:
+        SettingsError: for a URL of an unknown scheme.
+    """
+    try:
+        return Settings().stores()
+    except MemoryLabError as err:
+        raise SettingsError(str(err)) from None
 
 
 def validate_tenant(tenant: str | None) -> str:

@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from memlab_bench.cli import register as register_bench
@@ -27,6 +28,27 @@ from memory_lab.errors import MemoryLabError
 
 LLM_COMMANDS = ("replay", "eval", "bench", "main")
 """Sub-commands that build memories, so take `--brain` and the endpoint flags."""
+STORE_COMMANDS = ("replay", "eval", "app")
+"""Sub-commands that take `--store` and `--episodes-store`."""
+
+
+def add_store_flags(p: argparse.ArgumentParser) -> None:
+    """`--store` and `--episodes-store`: memory on servers instead of local files."""
+    g = p.add_argument_group(
+        "stores", "where memory lives (default: local files in the data folder)"
+    )
+    g.add_argument(
+        "--store",
+        metavar="URL",
+        help="postgresql://user@host:port/db for the transcript, facts, events "
+        "and job ledger (env MEMORY_LAB_STORE)",
+    )
+    g.add_argument(
+        "--episodes-store",
+        metavar="URL",
+        help="http://host:port of a Chroma server for the episodes "
+        "(env MEMORY_LAB_EPISODES_STORE)",
+    )
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:
@@ -74,9 +96,19 @@ def _run_replay(args: argparse.Namespace) -> int:
         results = []
         for conv in conversations:
             for rec in recipes:
-                data_dir = base / f"{conv.name}-{rec.name}".replace("+", "_")
+                run = f"{conv.name}-{rec.name}".replace("+", "_")
+                # On a shared server each replay keeps to a namespace named like
+                # its folder: a fresh one per run, the same one for a reused --data.
+                stores = replace(args.stores, namespace=f"{base.resolve()}-{run}")
                 results.append(
-                    replay(conv, rec, data_dir, progress=not args.json, config=config)
+                    replay(
+                        conv,
+                        rec,
+                        base / run,
+                        progress=not args.json,
+                        config=config,
+                        stores=stores,
+                    )
                 )
         if args.json:
             if len(results) == 1:
@@ -138,7 +170,15 @@ def _run_app(args: argparse.Namespace) -> int:
         "--browser.gatherUsageStats",
         "false",
     ]
-    return subprocess.call(cmd, env={**os.environ, "ANONYMIZED_TELEMETRY": "False"})
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    # The app reads its settings from the environment; the flags travel there.
+    for name, url in (
+        ("MEMORY_LAB_STORE", args.stores.store),
+        ("MEMORY_LAB_EPISODES_STORE", args.stores.episodes),
+    ):
+        if url:
+            env[name] = url
+    return subprocess.call(cmd, env=env)
 
 
 def _add_main(sub: argparse._SubParsersAction) -> None:
@@ -206,6 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
         add(sub)
     for name in LLM_COMMANDS:
         add_brain_flags(sub.choices[name])
+    for name in STORE_COMMANDS:
+        add_store_flags(sub.choices[name])
     add_model_pass_flags(sub.choices["eval"])
     return parser
 
@@ -219,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         args.settings = Settings()
         if args.command in LLM_COMMANDS:
             args.models = resolve(args, args.settings)
+        if args.command in STORE_COMMANDS:
+            args.stores = args.settings.stores(args.store, args.episodes_store)
         return int(args.func(args) or 0)
     except (MemoryLabError, ValueError, OSError) as err:
         msg = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -15,6 +15,7 @@ from memlab_cli.conversation_io import Replayable
 from memory_lab.clock import ManualClock
 from memory_lab.config import MemoryConfig, Recipe
 from memory_lab.engine import MemoryEngine
+from memory_lab.stores.locations import StoreSpec
 
 
 @dataclass
@@ -55,15 +56,20 @@ def replay(
     *,
     progress: bool = True,
     config: MemoryConfig | None = None,
+    stores: StoreSpec | None = None,
 ) -> ReplayResult:
     """Feed every turn in order.
 
-    After each turn, measure the context a next question would get.
+    After each turn, measure the context a next question would get. `stores`
+    puts the memory on servers instead of in `data_dir`.
     """
     base = config or MemoryConfig()
     clock = ManualClock(conv.messages[0].timestamp)
     engine = MemoryEngine(
-        data_dir, config=base.model_copy(update={"recipe": recipe}), clock=clock
+        data_dir,
+        config=base.model_copy(update={"recipe": recipe}),
+        clock=clock,
+        stores=stores,
     )
     result = ReplayResult(conversation=conv.name, recipe=recipe.name)
     try:

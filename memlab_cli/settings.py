@@ -13,6 +13,9 @@ them.
 - `MEMORY_LAB_LLM_CACHE`: the response cache file.
 - `MEMORY_LAB_LLM_MAX_CONNECTIONS`, `MEMORY_LAB_LLM_TIMEOUT_S`: how requests are made.
 - `MEMORY_LAB_DATA`: the app's data folder; `MEMORY_LAB_RUNS`: where runs live.
+- `MEMORY_LAB_STORE`: a `postgresql://` URL for the transcript, facts, events and
+  job ledger; `MEMORY_LAB_EPISODES_STORE`: an `http://host:port` Chroma server
+  for the episodes (`--store`, `--episodes-store`). Unset, both stay local files.
 - `MEMORY_LAB_LOCOMO`: the LoCoMo file `main` adds.
 - `MEMORY_LAB_NB_FULL`: notebooks run their full settings.
 """
@@ -28,6 +31,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from memory_lab.config import LLMSettings
 from memory_lab.errors import MemoryLabError
+from memory_lab.stores.locations import DEFAULT_NAMESPACE, StoreSpec
 
 BrainKind = Literal["rule", "llm"]
 
@@ -71,6 +75,33 @@ class Settings(BaseSettings):
     runs: Path = Field(default=Path("runs"), description="Where eval runs live.")
     locomo: Path | None = Field(default=None, description="LoCoMo file for `main`.")
     nb_full: bool = Field(default=False, description="Notebooks run full settings.")
+    store: str | None = Field(
+        default=None,
+        description="postgresql:// URL of the transcript, facts, events and ledger.",
+    )
+    episodes_store: str | None = Field(
+        default=None, description="http://host:port of a Chroma server for episodes."
+    )
+
+    # -- stores, flags over environment ----------------------------------------------
+
+    def stores(
+        self,
+        store: str | None = None,
+        episodes: str | None = None,
+        *,
+        namespace: str = DEFAULT_NAMESPACE,
+    ) -> StoreSpec:
+        """Where memory lives: the flags' URLs, else the environment's.
+
+        Raises:
+            StoreURLError: for a URL of an unknown scheme (it names the URL).
+        """
+        return StoreSpec(
+            store=(store or self.store or "").strip() or None,
+            episodes=(episodes or self.episodes_store or "").strip() or None,
+            namespace=namespace,
+        )
 
     # -- endpoints, flags over environment -------------------------------------------
 

@@ -3,9 +3,11 @@
 It owns the stores of one data folder, turns calls such as `ingest`, `chat` and
 `tick` into graph runs (one per step), and runs the memory work those steps ask
 for (compression, extraction) on a background worker. Everything a thread needs
-to resume after a restart is in one SQLite file: the transcript, the facts, the
-events and the job ledger (window bounds, summary, owed work). `flush()` waits
-for the worker, for callers that need the work done (evals, tests, replays).
+to resume after a restart is in one database: the transcript, the facts, the
+events and the job ledger (window bounds, summary, owed work). That database is
+a SQLite file in the data folder, or Postgres when a `StoreSpec` names one; the
+episode index is a Chroma folder there, or a Chroma server. `flush()` waits for
+the worker, for callers that need the work done (evals, tests, replays).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
+from memory_lab.stores.base import EpisodeStore
+from memory_lab.stores.locations import StoreSpec, namespace_key
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -67,7 +71,12 @@ class StepResult:
 
 
 class MemoryEngine:
-    """Tiered memory over one data folder (or in memory, for fast experiments)."""
+    """Tiered memory over one data folder, servers, or in memory (for experiments).
+
+    Without a data folder and without servers every tier is in memory. `stores`
+    moves the database, the episode index or both onto servers; a part it does
+    not name stays in the data folder (or in memory when there is none).
+    """
 
     def __init__(
         self,
@@ -78,6 +87,7 @@ class MemoryEngine:
         brain: Brain | None = None,
         embedder: Embedder | None = None,
         counter: TokenCounter | None = None,
+        stores: StoreSpec | None = None,
     ) -> None:
         self.config = config or MemoryConfig()
         self.clock = clock or SystemClock()
@@ -86,7 +96,8 @@ class MemoryEngine:
         self.brain = brain or make_brain(self.config, self.counter, self.clock)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._lock = threading.RLock()
-        if self.data_dir is None:
+        self.stores = stores or StoreSpec()
+        if self.data_dir is None and not self.stores.remote:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
                 InMemoryEventLog,
@@ -95,8 +106,8 @@ class MemoryEngine:
             )
 
             self.transcript = InMemoryTranscriptStore()
-            index = InMemoryEpisodeStore(self.embedder)
-            period_store = InMemoryEpisodeStore(self.embedder)
+            index: EpisodeStore = InMemoryEpisodeStore(self.embedder)
+            period_store: EpisodeStore = InMemoryEpisodeStore(self.embedder)
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
             self.jobs = JobLedger(":memory:")
         else:
@@ -105,20 +116,18 @@ class MemoryEngine:
                 SqliteFactStore,
                 SqliteTranscriptStore,
             )
-            from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
-            from memory_lab.stores.sqlite_db import SqliteDatabase
 
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            # One connection for every SQLite tier, so a job's results and its
-            # completion (or a turn's jobs and its watermarks) commit together.
-            db = SqliteDatabase(self.data_dir / "memory.sqlite3", ())
+            if self.data_dir is not None:
+                self.data_dir.mkdir(parents=True, exist_ok=True)
+            # One database for the transcript, facts, events and ledger, so a
+            # job's results and its completion (or a turn's jobs and its
+            # watermarks) commit together.
+            db = self._open_database()
             self.transcript = SqliteTranscriptStore(db)
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
             self.jobs = JobLedger(db)
-            index = ChromaEpisodeStore(self.data_dir / "chroma", self.embedder)
-            period_store = ChromaEpisodeStore(
-                self.data_dir / "chroma", self.embedder, collection="periods"
-            )
+            index = self._open_index("episodes")
+            period_store = self._open_index("periods")
         self.episodes = CommittedEpisodeStore(index, self.jobs)
         self.episodes.reconcile()
         self.facts = FactMemory(
@@ -151,6 +160,34 @@ class MemoryEngine:
             self._run_job,
             on_error=self._job_failed,
             owner=config_fingerprint(self.config),
+        )
+
+    def _open_database(self):
+        if self.stores.store is not None:
+            from memory_lab.stores.postgres_db import PostgresDatabase
+
+            return PostgresDatabase(self.stores.store, self.stores.namespace)
+        from memory_lab.stores.sqlite_db import MEMORY, SqliteDatabase
+
+        if self.data_dir is None:
+            return SqliteDatabase(MEMORY, ())
+        return SqliteDatabase(self.data_dir / "memory.sqlite3", ())
+
+    def _open_index(self, name: str) -> EpisodeStore:
+        """The `name` collection ("episodes", or "periods" for days and weeks)."""
+        from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+        if self.stores.episodes is not None:
+            collection = f"{namespace_key(self.stores.namespace)}.{name}"
+            return ChromaEpisodeStore(
+                self.stores.episodes, self.embedder, collection=collection
+            )
+        if self.data_dir is None:
+            from memory_lab.stores.memory import InMemoryEpisodeStore
+
+            return InMemoryEpisodeStore(self.embedder)
+        return ChromaEpisodeStore(
+            self.data_dir / "chroma", self.embedder, collection=name
         )
 
     # --- steps -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
+from memory_lab.stores.locations import StoreSpec
 
 DEFAULT_SYSTEMS = "A,B,C,full,window,rag-bm25"
 MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,rag-hybrid,none"
@@ -83,6 +84,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         audit=args.audit,
         progress=not args.quiet and sys.stderr.isatty(),
         models=getattr(args, "models", None),
+        stores=getattr(args, "stores", None),
     )
     return publish(log, args.out, gate=args.gate)
 
@@ -97,12 +99,14 @@ def evaluate(
     audit: Path | None = None,
     progress: bool = True,
     models: RunModels | None = None,
+    stores: StoreSpec | None = None,
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
     Systems and budget are checked before the dataset is loaded, so a typo costs
     nothing. With `models`, memory recipes use its brain, and its plan answers
-    and judges every probe (see `memlab_evals.model_pass`).
+    and judges every probe (see `memlab_evals.model_pass`). With `stores`, memory
+    recipes keep their memory on those servers.
 
     Raises:
         ValueError: for an unknown system or a bad budget.
@@ -128,6 +132,7 @@ def evaluate(
         dataset_spec=dataset,
         corrections=applied,
         llm=models.llm,
+        stores=stores,
     )
     return run_models(log, models, started=started, progress=progress)
 

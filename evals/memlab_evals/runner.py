@@ -14,10 +14,11 @@ import os
 import subprocess
 import tempfile
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -32,6 +33,7 @@ from memlab_evals.systems import (
     system_params,
 )
 from memory_lab.config import LLMSettings
+from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
@@ -48,6 +50,8 @@ class Unit:
     system: str
     budget: int
     llm: LLMSettings | None = None
+    stores: StoreSpec | None = None
+    """Servers for the memory recipes, with this unit's own namespace."""
 
 
 def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
@@ -82,6 +86,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
             data_dir=Path(tmp) / "data",
             counter=counter,
             llm=unit.llm,
+            stores=unit.stores,
         )
         try:
             for turn in conv.turns:
@@ -163,6 +168,7 @@ def run_eval(
     dataset_spec: str | None = None,
     corrections: str = "none",
     llm: LLMSettings | None = None,
+    stores: StoreSpec | None = None,
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 
@@ -175,6 +181,8 @@ def run_eval(
         dataset_spec: How the dataset was named on the command line, for the log.
         corrections: LoCoMo answer-key corrections applied: 'none' or 'audit'.
         llm: The LLM brain for memory recipes; None keeps the rule-based brain.
+        stores: Servers for the memory recipes' stores; each unit keeps to a
+            namespace of its own under this run's, so none sees another's memory.
 
     Raises:
         ValueError: for an unknown system, a budget below 1 or workers below 1.
@@ -197,8 +205,9 @@ def run_eval(
         memory_lab_version=_version(),
         corrections=corrections,
     )
+    run_space = f"eval-{uuid.uuid4().hex[:10]}"
     units = [
-        Unit(ci, si, conv, name, budget, llm)
+        Unit(ci, si, conv, name, budget, llm, _unit_stores(stores, run_space, ci, si))
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)
     ]
@@ -212,6 +221,14 @@ def run_eval(
     return RunLog(
         config=config, scorers=_scorer_versions(), conversations=runs, probes=probes
     )
+
+
+def _unit_stores(
+    stores: StoreSpec | None, run_space: str, conversation: int, system: int
+) -> StoreSpec | None:
+    if stores is None or not stores.remote:
+        return None
+    return replace(stores, namespace=f"{run_space}-c{conversation}-s{system}")
 
 
 def _execute(units: list[Unit], workers: int, progress: bool) -> dict:

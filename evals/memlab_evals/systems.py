@@ -33,6 +33,7 @@ from memlab_evals.system_types import BuildCost, Context
 from memory_lab.clock import ManualClock
 from memory_lab.config import BudgetConfig, LLMSettings, MemoryConfig, Recipe
 from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
+from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import Message
 
@@ -98,13 +99,16 @@ class MemorySystem:
         start: datetime,
         data_dir: Path | None,
         llm: LLMSettings | None = None,
+        stores: StoreSpec | None = None,
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
         self.name = name
         self.tenant = tenant
         config = memory_config(rec, budget, llm)
-        self.engine = MemoryEngine(data_dir, config=config, clock=ManualClock(start))
+        self.engine = MemoryEngine(
+            data_dir, config=config, clock=ManualClock(start), stores=stores
+        )
         self._compressions = 0
 
     def ingest(self, msg: Message) -> None:
@@ -295,6 +299,7 @@ def make_system(
     data_dir: Path | None = None,
     counter: TokenCounter | None = None,
     llm: LLMSettings | None = None,
+    stores: StoreSpec | None = None,
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 
@@ -308,6 +313,7 @@ def make_system(
         counter: Token counter; the default is the project's tiktoken counter.
         llm: The LLM brain's endpoint for memory recipes; None keeps the
             rule-based brain. Baselines call no brain either way.
+        stores: Servers for a memory recipe's stores (baselines keep none).
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -321,4 +327,6 @@ def make_system(
     if name in factories:
         return factories[name]()
     check_system(name)
-    return MemorySystem(name, recipe(name), budget, tenant, start, data_dir, llm=llm)
+    return MemorySystem(
+        name, recipe(name), budget, tenant, start, data_dir, llm=llm, stores=stores
+    )

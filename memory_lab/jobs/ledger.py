@@ -1,8 +1,9 @@
 """The job ledger: what memory work is owed, what is done, and what is compressed.
 
-Everything here lives in the same SQLite file as the transcript, facts and events,
-so a job row is written in the transaction that asks for it, and a job's results
-are written in the transaction that marks it done. Three tables:
+Everything here lives in the same database (a SQLite file, or Postgres) as the
+transcript, facts and events, so a job row is written in the transaction that
+asks for it, and a job's results are written in the transaction that marks it
+done. Three tables:
 
 - `memory_threads`: per thread, how far each kind of work has been asked for and
   committed, plus the running summary. The window is derived, never stored: it
@@ -24,6 +25,7 @@ from typing import Literal
 
 from memory_lab.errors import require_tenant
 from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
+from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode
 
 _SCHEMA = (
@@ -144,11 +146,14 @@ class JobLedger:
 
     def save_marks(self, tenant: str, thread: str, marks: ThreadMarks) -> None:
         """Store the thread's watermarks (inside the caller's transaction, if any)."""
+        tenant = require_tenant(tenant)
         names = [f.name for f in fields(ThreadMarks)]
         with self.db.write() as conn:
             conn.execute(
-                f"INSERT OR REPLACE INTO memory_threads (tenant, thread, "
-                f"{', '.join(names)}) VALUES ({', '.join('?' * (len(names) + 2))})",
+                f"INSERT INTO memory_threads (tenant, thread, {', '.join(names)})"
+                f" VALUES ({', '.join('?' * (len(names) + 2))})"
+                " ON CONFLICT (tenant, thread) DO UPDATE SET "
+                + ", ".join(f"{n} = excluded.{n}" for n in names),
                 (tenant, thread, *(getattr(marks, n) for n in names)),
             )
 
@@ -167,12 +172,13 @@ class JobLedger:
 
         `owner` names the configuration that must run them (see `pending`).
         """
+        tenant = require_tenant(tenant)
         when = encode_time(asked_at)
         with self.db.write() as conn:
             conn.executemany(
-                "INSERT OR IGNORE INTO memory_jobs (tenant, thread, kind, first_seq,"
+                "INSERT INTO memory_jobs (tenant, thread, kind, first_seq,"
                 " last_seq, trigger, asked_at, status, owner) VALUES (?, ?, ?, ?, ?,"
-                " ?, ?, 'pending', ?)",
+                " ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
                 [
                     (tenant, thread, kind, first, last, trigger, when, owner)
                     for kind, first, last, trigger in jobs
@@ -184,6 +190,8 @@ class JobLedger:
 
         With `owner`, only the jobs that configuration recorded: an engine with
         another recipe or brain on the same folder must not do them its way.
+        This is the worker's read across tenants; each job names its tenant, and
+        every later call on it is scoped to that tenant.
         """
         sql, params = "SELECT * FROM memory_jobs WHERE status = 'pending'", []
         if owner is not None:
@@ -209,27 +217,32 @@ class JobLedger:
         Two workers (two processes on one folder) may both do a job; only the first
         to commit keeps its result.
         """
+        tenant = require_tenant(job.tenant)
         with self.db.read() as conn:
             row = conn.execute(
-                "SELECT status FROM memory_jobs WHERE id = ?", (job.id,)
+                "SELECT status FROM memory_jobs WHERE tenant = ? AND id = ?",
+                (tenant, job.id),
             ).fetchone()
         return row is not None and row["status"] == "pending"
 
     def finish(self, job: Job) -> None:
         """Mark the job done (inside the transaction that stores its result)."""
+        tenant = require_tenant(job.tenant)
         with self.db.write() as conn:
             conn.execute(
-                "UPDATE memory_jobs SET status = 'done' WHERE id = ?", (job.id,)
+                "UPDATE memory_jobs SET status = 'done' WHERE tenant = ? AND id = ?",
+                (tenant, job.id),
             )
 
     def record_failure(self, job: Job, error: str) -> bool:
         """Count a failed attempt; returns whether the job is now given up."""
+        tenant = require_tenant(job.tenant)
         with self.db.write() as conn:
             row = conn.execute(
                 "UPDATE memory_jobs SET attempts = attempts + 1, error = ?,"
                 " status = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE status END"
-                " WHERE id = ? RETURNING status",
-                (error[:2000], MAX_ATTEMPTS, job.id),
+                " WHERE tenant = ? AND id = ? RETURNING status",
+                (error[:2000], MAX_ATTEMPTS, tenant, job.id),
             ).fetchone()
         return row is not None and row["status"] == "failed"
 
@@ -237,10 +250,11 @@ class JobLedger:
 
     def commit_episodes(self, tenant: str, episodes: Sequence[Episode]) -> None:
         """Record episodes as committed; an id already recorded is kept as it was."""
+        tenant = require_owned(tenant, episodes)
         with self.db.write() as conn:
             conn.executemany(
-                "INSERT OR IGNORE INTO memory_episodes (tenant, id, thread, first_seq,"
-                " last_seq, record) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO memory_episodes (tenant, id, thread, first_seq,"
+                " last_seq, record) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 [
                     (
                         tenant,
@@ -268,6 +282,7 @@ class JobLedger:
 
     def committed_ids(self, tenant: str, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are committed episodes of the tenant."""
+        tenant = require_tenant(tenant)
         with self.db.read() as conn:
             rows = _in_pages(
                 conn,
@@ -288,7 +303,7 @@ class JobLedger:
             )
 
     def episode_tenants(self) -> list[str]:
-        """Tenants with at least one committed episode."""
+        """Tenants with at least one committed episode (the index check at open)."""
         with self.db.read() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT tenant FROM memory_episodes"

@@ -9,9 +9,11 @@ Each tenant has its own collection: a query never has to filter by tenant (a
 filtered HNSW query was ~25x slower at 10k episodes) and cannot reach another
 tenant's vectors. Records still carry their tenant, and reads check it.
 
-One process should own a store path. Chroma keeps its index in memory, so a
-process that has the path open does not see vectors another process adds until
-it calls `reopen()`.
+The store opens a folder (`PersistentClient`) or, given an `http://host:port`
+URL, a Chroma server (`HttpClient`). One process should own a folder: Chroma keeps
+its index in memory, so a process that has the folder open does not see vectors
+another process adds until it calls `reopen()`. On a server the index lives in
+the server, and every client sees every other client's writes at once.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from chromadb.config import Settings
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import require_tenant
+from memory_lab.stores.locations import chroma_server
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode
 
@@ -51,7 +54,8 @@ class ChromaEpisodeStore:
         """Open (creating if needed) the collection under `path`.
 
         Args:
-            path: Directory of the Chroma database.
+            path: Directory of the Chroma database, or the `http://host:port`
+                URL of a Chroma server.
             embedder: Turns rendered episodes and queries into unit vectors.
             collection: Collection name prefix; one per embedder.
             ef_search: HNSW search breadth. The default breadth found the true
@@ -63,8 +67,10 @@ class ChromaEpisodeStore:
         Raises:
             ValueError: when the collection was built with another embedder,
                 whose vectors would not be comparable with this one's.
+            StoreURLError: for a URL that is not a Chroma server's.
         """
         self._path = str(path)
+        self._server = chroma_server(self._path) if _is_url(self._path) else None
         self._embedder = embedder
         self._name = collection
         self._ef_search = ef_search
@@ -75,10 +81,16 @@ class ChromaEpisodeStore:
         self._open()
 
     def _open(self) -> None:
-        self._client = chromadb.PersistentClient(
-            path=self._path,
-            settings=Settings(anonymized_telemetry=False, allow_reset=False),
-        )
+        settings = Settings(anonymized_telemetry=False, allow_reset=False)
+        if self._server is None:
+            self._client = chromadb.PersistentClient(path=self._path, settings=settings)
+        else:
+            self._client = chromadb.HttpClient(
+                host=self._server.host,
+                port=self._server.port,
+                ssl=self._server.ssl,
+                settings=settings,
+            )
         self._collections = {}
         # The base collection holds no vectors; it records which embedder the
         # store was built with, so a store opened with another one is refused
@@ -240,8 +252,16 @@ class ChromaEpisodeStore:
             collection = self._collection(tenant, create=False)
             return collection.count() if collection is not None else 0
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes' writes are seen without `reopen` (a server)."""
+        return self._server is not None
+
     def reopen(self) -> None:
-        """Reload from disk, picking up vectors another process has added."""
+        """Reload from disk, picking up vectors another process has added.
+
+        On a server there is nothing to reload; this only opens a new client.
+        """
         with self._lock:
             self._client.close()
             self._open()
@@ -250,6 +270,10 @@ class ChromaEpisodeStore:
         """Release the database; the store is unusable afterwards."""
         with self._lock:
             self._client.close()
+
+
+def _is_url(location: str) -> bool:
+    return "://" in location
 
 
 _PAGE = 5000

@@ -4,6 +4,10 @@ The transcript, fact, event and job stores may all live in one file (for instanc
 `<data_dir>/memory.sqlite3`). Each opens its own connection through this helper,
 or they share one `SqliteDatabase`, so that a caller can make several stores'
 writes one transaction (a job's fact writes and its completion, for instance).
+
+The stores' SQL is kept portable (`?` placeholders, `ON CONFLICT`, no PRAGMA
+outside this file), so the same stores also run on a `PostgresDatabase`, which
+offers the same `read`/`write` transactions.
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ class SqliteDatabase:
     Within a process one connection is guarded by a lock, which keeps `:memory:`
     databases usable from several threads.
     """
+
+    integrity_errors: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
+    """What a write raises when a unique key refuses a row."""
 
     def __init__(
         self,
@@ -132,14 +139,21 @@ class SqliteDatabase:
             self._conn.close()
 
 
-def open_database(
-    where: str | Path | SqliteDatabase, schema: Sequence[str]
-) -> SqliteDatabase:
-    """A store's database: a shared one (its tables made) or a new connection."""
-    if isinstance(where, SqliteDatabase):
-        where.ensure(schema)
-        return where
-    return SqliteDatabase(where, schema)
+def open_database(where: str | Path | Any, schema: Sequence[str]) -> Any:
+    """A store's database: a shared one (its tables made) or a new connection.
+
+    `where` is a SQLite file, a `postgresql://` URL (the default namespace), or a
+    shared `SqliteDatabase` or `PostgresDatabase`; Postgres makes its tables by
+    its own migrations and ignores `schema`.
+    """
+    if isinstance(where, str) and "://" in where:
+        from memory_lab.stores.postgres_db import PostgresDatabase
+
+        return PostgresDatabase(where)
+    if isinstance(where, str | Path):
+        return SqliteDatabase(where, schema)
+    where.ensure(schema)
+    return where
 
 
 def encode_time(value: datetime | None) -> str | None:

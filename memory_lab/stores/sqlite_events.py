@@ -71,9 +71,9 @@ class SqliteEventLog:
         ]
         with self._db.write() as conn:
             conn.executemany(
-                "INSERT OR IGNORE INTO events"
+                "INSERT INTO events"
                 " (tenant, id, at, at_key, kind, detail, refs, undo)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 rows,
             )
 

@@ -76,7 +76,13 @@ class SqliteFactStore:
         self._migrate()
 
     def _migrate(self) -> None:
-        """Bring a file made by an older version up to the current columns."""
+        """Bring a file made by an older version up to the current columns.
+
+        SQLite only: a Postgres database is migrated by its own numbered
+        migrations when it connects.
+        """
+        if not isinstance(self._db, SqliteDatabase):
+            return
         with self._db.write() as conn:
             have = {row["name"] for row in conn.execute("PRAGMA table_info(facts)")}
             for column, *statements in _MIGRATIONS:
@@ -101,7 +107,7 @@ class SqliteFactStore:
                     f"INSERT INTO facts ({names}) VALUES ({marks})",
                     tuple(values.values()),
                 )
-            except sqlite3.IntegrityError as exc:
+            except self._db.integrity_errors as exc:
                 raise ValueError(
                     f"fact {fact.id!r} already exists for tenant {tenant!r}"
                 ) from exc

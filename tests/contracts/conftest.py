@@ -8,6 +8,7 @@ for the in-memory ones), which is how persistence is tested.
 from __future__ import annotations
 
 import itertools
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,8 @@ class Backend:
     name: str
     factory: Callable[[str], Any]
     persistent: bool
+    nul_text: bool = True
+    """Whether text may hold NUL characters (Postgres text cannot)."""
     _cache: dict[str, Any] = field(default_factory=dict)
     _opened: list[Any] = field(default_factory=list)
     _fresh: Iterator[int] = field(default_factory=itertools.count)
@@ -59,7 +62,7 @@ def _backend(
 ) -> Iterator[Backend]:
     name = request.param
     factory, persistent = backends[name]
-    backend = Backend(name, factory, persistent)
+    backend = Backend(name, factory, persistent, nul_text=name != "postgres")
     yield backend
     backend.close_all()
 
@@ -69,53 +72,78 @@ def embedder():
     return default_embedder()
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+SERVER = pytest.mark.xdist_group("servers")
+"""Tests on a server run on one worker, which starts the server once."""
+SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=SERVER), "memory"]
+
+
+def _postgres(request: pytest.FixtureRequest) -> Callable[[str], Any]:
+    """Databases in the test's own namespaces on the shared Postgres server."""
+    from memory_lab.stores.postgres_db import PostgresDatabase
+
+    prefix = f"t{uuid.uuid4().hex[:12]}"
+
+    def database(loc: str) -> PostgresDatabase:
+        url = request.getfixturevalue("postgres_url")
+        return PostgresDatabase(url, f"{prefix}_{loc}")
+
+    return database
+
+
+def _sql_backends(request, tmp_path: Path, store: type, memory: type):
+    postgres = _postgres(request)
+    return {
+        "sqlite": (lambda loc: store(tmp_path / f"{loc}.sqlite3"), True),
+        "postgres": (lambda loc: store(postgres(loc)), True),
+        "memory": (lambda loc: memory(), False),
+    }
+
+
+@pytest.fixture(params=SQL_BACKENDS)
 def transcripts(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
         request,
-        {
-            "sqlite": (
-                lambda loc: SqliteTranscriptStore(tmp_path / f"{loc}.sqlite3"),
-                True,
-            ),
-            "memory": (lambda loc: InMemoryTranscriptStore(), False),
-        },
+        _sql_backends(
+            request, tmp_path, SqliteTranscriptStore, InMemoryTranscriptStore
+        ),
     )
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=SQL_BACKENDS)
 def facts(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
-        request,
-        {
-            "sqlite": (lambda loc: SqliteFactStore(tmp_path / f"{loc}.sqlite3"), True),
-            "memory": (lambda loc: InMemoryFactStore(), False),
-        },
+        request, _sql_backends(request, tmp_path, SqliteFactStore, InMemoryFactStore)
     )
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=SQL_BACKENDS)
 def events(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
-        request,
-        {
-            "sqlite": (lambda loc: SqliteEventLog(tmp_path / f"{loc}.sqlite3"), True),
-            "memory": (lambda loc: InMemoryEventLog(), False),
-        },
+        request, _sql_backends(request, tmp_path, SqliteEventLog, InMemoryEventLog)
     )
 
 
-@pytest.fixture(params=["chroma", "memory"])
+@pytest.fixture(
+    params=["chroma", pytest.param("chroma-server", marks=SERVER), "memory"]
+)
 def episodes(request, tmp_path: Path, embedder) -> Iterator[Backend]:
-    def chroma(loc: str):
-        from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
 
+    def chroma(loc: str):
         return ChromaEpisodeStore(tmp_path / f"chroma-{loc}", embedder)
+
+    # Every test gets collections of its own on the one shared server.
+    prefix = f"t{uuid.uuid4().hex[:12]}"
+
+    def chroma_server(loc: str):
+        url = request.getfixturevalue("chroma_url")
+        return ChromaEpisodeStore(url, embedder, collection=f"{prefix}-{loc}")
 
     yield from _backend(
         request,
         {
             "chroma": (chroma, True),
+            "chroma-server": (chroma_server, True),
             "memory": (lambda loc: InMemoryEpisodeStore(embedder), False),
         },
     )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import uuid
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import memory_lab.stores as stores_pkg
@@ -190,6 +191,7 @@ class TestTranscriptStore:
         role=st.sampled_from(["user", "assistant", "system"]),
     )
     def test_round_trip_is_exact(self, transcripts, content, speaker, at, role):
+        assume(transcripts.nul_text or "\x00" not in content + speaker)
         store = transcripts.fresh()
         original = msg("a", "m1", content, speaker=speaker, timestamp=at, role=role)
         [stored] = store.append("a", "t1", [original])
@@ -368,6 +370,7 @@ class TestFactStore:
     def test_round_trip_is_exact(
         self, facts, value, evidence, turn_ids, confidence, created, expires
     ):
+        assume(facts.nul_text or "\x00" not in value + evidence)
         store = facts.fresh()
         row = fact(
             "a",
@@ -457,6 +460,7 @@ class TestEventLog:
         at=aware_times,
     )
     def test_round_trip_is_exact(self, events, detail, refs, undo, at):
+        assume(events.nul_text or "\x00" not in detail)
         log = events.fresh()
         logged = event("a", "e1", at, detail=detail, refs=refs, undo=undo)
         log.append("a", [logged])
@@ -607,6 +611,49 @@ def test_chroma_refuses_a_collection_built_by_another_embedder(tmp_path, embedde
         ChromaEpisodeStore(tmp_path / "c", Renamed())
     other = ChromaEpisodeStore(tmp_path / "c", Renamed(), collection="episodes-other")
     other.close()
+
+
+@pytest.mark.xdist_group("servers")
+def test_chroma_server_clients_see_each_others_episodes_at_once(chroma_url, embedder):
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    name = f"seen-{uuid.uuid4().hex[:12]}"
+    writer = ChromaEpisodeStore(chroma_url, embedder, collection=name)
+    reader = ChromaEpisodeStore(chroma_url, embedder, collection=name)
+    assert writer.shared and reader.shared
+    assert reader.count("a") == 0
+    first, *rest = _topic_episodes("a")
+    writer.add("a", [first])
+    assert reader.get("a") == [first]
+    # The reader now holds the collection; later writes still show, unreopened.
+    writer.add("a", rest)
+    assert reader.count("a") == 4
+    [(hit, _)] = reader.search("a", "beagle", top_k=1, max_distance=2.0)
+    assert hit.id == "e-dog"
+    with pytest.raises(ValueError, match="some-other-model"):
+        ChromaEpisodeStore(chroma_url, _renamed(embedder), collection=name)
+    writer.close()
+    reader.close()
+
+
+def _renamed(embedder):
+    class Renamed:
+        name = "some-other-model"
+        dim = embedder.dim
+
+        def embed(self, texts):
+            return embedder.embed(texts)
+
+    return Renamed()
+
+
+@pytest.mark.parametrize("url", ["ftp://host:8000", "http://", "http://host:8000/db"])
+def test_chroma_refuses_a_url_that_is_no_server(url, embedder):
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+    from memory_lab.stores.locations import StoreURLError
+
+    with pytest.raises(StoreURLError):
+        ChromaEpisodeStore(url, embedder)
 
 
 # ------------------------------------------------------------ sqlite extras

@@ -167,3 +167,37 @@ def _env_reads(tree: ast.AST) -> list[str]:
             ):
                 keys.append(key(node.args[0]))
     return keys
+
+
+def test_store_urls_come_from_flags_over_the_environment(monkeypatch):
+    from memlab_cli.main import build_parser
+    from memory_lab.stores.locations import StoreSpec
+
+    assert Settings().stores() == StoreSpec()
+    monkeypatch.setenv("MEMORY_LAB_STORE", "postgresql://db/memory")
+    monkeypatch.setenv("MEMORY_LAB_EPISODES_STORE", "http://chroma:8000")
+    settings = Settings()
+    assert settings.stores() == StoreSpec(
+        "postgresql://db/memory", "http://chroma:8000"
+    )
+    spec = settings.stores(episodes="http://other:9000")
+    assert spec.store == "postgresql://db/memory"
+    assert spec.episodes == "http://other:9000"
+    for command in ("replay", "eval", "app"):
+        argv = [
+            command,
+            "--store",
+            "postgresql://x/y",
+            "--episodes-store",
+            "http://h:1",
+        ]
+        if command == "eval":
+            argv += ["--out", "o"]
+        args = build_parser().parse_args(argv)
+        assert (args.store, args.episodes_store) == ("postgresql://x/y", "http://h:1")
+
+
+def test_a_store_url_of_an_unknown_scheme_is_refused_naming_it(monkeypatch):
+    monkeypatch.setenv("MEMORY_LAB_STORE", "mysql://db/memory")
+    with pytest.raises(MemoryLabError, match="mysql"):
+        Settings().stores()
