@@ -19,6 +19,7 @@ its own cache at that path.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -151,16 +152,23 @@ class RayExecutor:
         """
         if ray.is_initialized():
             return False
-        # Before init: the cluster it starts reads the switch from the environment.
+        # Before init: the cluster it starts reads these from the environment. The
+        # second keeps today's device handling and silences Ray's warning about it.
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+        os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
         if self.address:
-            ray.init(address=self.address, include_dashboard=False)
+            ray.init(
+                address=self.address,
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+            )
         else:
             # "local", not None: None would join a cluster `ray start` left running.
             ray.init(
                 address="local",
                 num_cpus=self.num_cpus,
                 include_dashboard=False,
+                logging_level=logging.WARNING,
                 # Units pass conversations and records only; Ray's default store
                 # would reserve 30% of the memory.
                 object_store_memory=256 * 1024**2,

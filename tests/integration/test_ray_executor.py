@@ -7,8 +7,6 @@ tests on one pytest worker so two clusters never compete for the two cores.
 from __future__ import annotations
 
 import os
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -29,12 +27,9 @@ BUDGET = 300
 @pytest.fixture(scope="module")
 def cluster():
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    os.environ.setdefault("RAY_ACCEL_ENV_VAR_OVERRIDE_ON_ZERO", "0")
     ray.init(address="local", num_cpus=2, include_dashboard=False)
-    # The injected failures below are classes of this module: workers get them by
-    # value rather than importing the test module.
-    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     yield
-    ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     ray.shutdown()
 
 
@@ -48,38 +43,36 @@ def local(data):
     return runner.strip_timing(runner.run_eval(data, SYSTEMS, BUDGET, progress=False))
 
 
-@dataclass(frozen=True)
-class FailFirstAttempt:
-    """Raises on the first attempt at one unit, then runs it; the mark is a file
-    because a retry may land in another worker process."""
+def fail_first_attempt(label: str, marks: Path):
+    """A `run_unit` that raises on the first attempt at one unit, then runs it.
 
-    label: str
-    marks: Path
+    The mark is a file because a retry may land in another worker process.
+    """
 
-    def __call__(self, unit):
+    def run(unit):
         from memlab_evals.runner import run_unit
 
-        mark = self.marks / "failed-once"
-        if unit.label == self.label and not mark.exists():
+        mark = marks / "failed-once"
+        if unit.label == label and not mark.exists():
             mark.touch()
             raise RuntimeError("injected failure on the first attempt")
         return run_unit(unit)
 
+    return run
 
-@dataclass(frozen=True)
-class AlwaysFail:
-    """Raises on every attempt at one unit, counting attempts in a folder."""
 
-    label: str
-    marks: Path
+def always_fail(label: str, marks: Path):
+    """A `run_unit` that raises on every attempt at one unit, counting them."""
 
-    def __call__(self, unit):
+    def run(unit):
         from memlab_evals.runner import run_unit
 
-        if unit.label == self.label:
-            (self.marks / f"attempt-{os.getpid()}-{os.urandom(4).hex()}").touch()
+        if unit.label == label:
+            (marks / f"attempt-{os.getpid()}-{os.urandom(4).hex()}").touch()
             raise ValueError("injected failure on every attempt")
         return run_unit(unit)
+
+    return run
 
 
 def test_workers_import_this_checkout(cluster):
@@ -102,7 +95,7 @@ def test_a_unit_that_fails_once_is_retried_and_the_run_completes(
     cluster, data, local, tmp_path, monkeypatch
 ):
     label = f"{data.conversations[0].id} / window"
-    monkeypatch.setattr(runner, "run_unit", FailFirstAttempt(label, tmp_path))
+    monkeypatch.setattr(runner, "run_unit", fail_first_attempt(label, tmp_path))
     log = runner.run_eval(
         data, SYSTEMS, BUDGET, executor=RayExecutor(max_retries=2), progress=False
     )
@@ -114,7 +107,7 @@ def test_a_unit_that_always_fails_stops_the_run_naming_it(
     cluster, data, tmp_path, monkeypatch
 ):
     label = f"{data.conversations[1].id} / A"
-    monkeypatch.setattr(runner, "run_unit", AlwaysFail(label, tmp_path))
+    monkeypatch.setattr(runner, "run_unit", always_fail(label, tmp_path))
     with pytest.raises(UnitFailedError) as failed:
         runner.run_eval(
             data, SYSTEMS, BUDGET, executor=RayExecutor(max_retries=1), progress=False
