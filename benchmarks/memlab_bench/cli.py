@@ -44,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="only measure LLM client calls/s at 1, 4 and 8 connections against a "
         "loopback server with a fixed delay (writes bench-llm-throughput.*)",
     )
+    p.add_argument(
+        "--executors",
+        action="store_true",
+        help="only time one small eval with the local executor and with Ray, "
+        "2 workers each (writes bench-executors.json)",
+    )
     p.set_defaults(func=run)
 
 
@@ -71,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     if args.llm_throughput:
         return _run_throughput(args.out)
+    if args.executors:
+        return _run_executors(args.out)
     if args.faults:
         return run_fault_bench(args)
     mode = FULL if args.full else QUICK
@@ -127,6 +135,26 @@ def _run_throughput(out: Path) -> int:
         )
     print(f"wrote {stem.with_suffix('.json')} and {stem.with_suffix('.md')}")
     return 0
+
+
+def _run_executors(out: Path) -> int:
+    from memlab_bench.executor_walltime import measure_executors
+    from memlab_bench.machine import machine_info
+
+    result = measure_executors()
+    result["command"] = "memory-lab bench --executors"
+    result["machine"] = machine_info(REPO)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "bench-executors.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(
+        f"eval wall time, {result['units']} units on {result['workers']} workers: "
+        f"local {result['local_s']} s, Ray {result['ray_s']} s "
+        f"(Ray/local {result['ray_over_local']}); identical logs: "
+        f"{result['identical_logs']}"
+    )
+    print(f"wrote {path}")
+    return 0 if result["identical_logs"] else 1
 
 
 def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from memlab_evals.executors import EXECUTORS, make_executor
 from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
@@ -57,6 +58,20 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--out", required=True, type=Path, help="output folder")
     p.add_argument("--workers", type=int, default=1, help="worker processes")
+    p.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="local",
+        help="where units run: local (this machine, --workers processes) or ray "
+        "(one Ray task per conversation and system, retried on failure; results "
+        "are the same)",
+    )
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help="a running Ray cluster (HOST:PORT from `ray start --head`); default: "
+        "start one in this process",
+    )
     p.add_argument("--gate", type=Path, help="thresholds file: exit 1 on a regression")
     p.add_argument(
         "--corrections",
@@ -80,6 +95,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         args.systems,
         args.budget,
         workers=args.workers,
+        executor=args.executor,
+        ray_address=args.ray_address,
         corrections=args.corrections,
         audit=args.audit,
         progress=not args.quiet and sys.stderr.isatty(),
@@ -95,6 +112,8 @@ def evaluate(
     budget: int,
     *,
     workers: int = 1,
+    executor: str = "local",
+    ray_address: str | None = None,
     corrections: str | None = None,
     audit: Path | None = None,
     progress: bool = True,
@@ -106,11 +125,14 @@ def evaluate(
     Systems and budget are checked before the dataset is loaded, so a typo costs
     nothing. With `models`, memory recipes use its brain, and its plan answers
     and judges every probe (see `memlab_evals.model_pass`). With `stores`, memory
-    recipes keep their memory on those servers.
+    recipes keep their memory on those servers. `executor` and `ray_address`
+    choose where units run (see `memlab_evals.executors`).
 
     Raises:
-        ValueError: for an unknown system or a bad budget.
-        MemoryLabError: for a dataset that cannot be loaded.
+        ValueError: for an unknown system, a bad budget, or a Ray address
+            without the Ray executor.
+        MemoryLabError: for a dataset that cannot be loaded, Ray missing, or a
+            unit that failed on every attempt.
     """
     from memlab_datasets import load_dataset
 
@@ -119,6 +141,7 @@ def evaluate(
         raise ValueError(f"--budget must be a positive number of tokens, got {budget}")
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
+    runner = make_executor(executor, workers=workers, ray_address=ray_address)
     audit_path, applied = _corrections(dataset, corrections, audit)
     data = load_dataset(dataset, audit=audit_path, apply_corrections=applied == "audit")
     models = models or RunModels()
@@ -128,6 +151,7 @@ def evaluate(
         systems,
         budget,
         workers=workers,
+        executor=runner,
         progress=progress,
         dataset_spec=dataset,
         corrections=applied,

@@ -132,6 +132,11 @@ class RunConfig(Model):
     )
     budget: int
     workers: int
+    executor: str = Field(
+        default="local",
+        description="Where the units ran: 'local' or 'ray'; results do not depend "
+        "on it.",
+    )
     git_commit: str
     started_at: str
     memory_lab_version: str

@@ -365,7 +365,8 @@ def _config_lines(log: RunLog) -> list[str]:
         f"- dataset: `{c.dataset}` (sha256 `{c.dataset_hash[:16]}...`)",
         f"- systems: {', '.join(c.systems)}",
         f"- budget: {c.budget} tokens (every system except `full`)",
-        f"- workers: {c.workers}; git commit `{c.git_commit}`; started {c.started_at}",
+        f"- executor: {c.executor}, workers: {c.workers}; git commit "
+        f"`{c.git_commit}`; started {c.started_at}",
         f"- memory-lab {c.memory_lab_version}; run log version {log.version}",
         f"- answer key: corrections `{c.corrections}`"
         + (" (LoCoMo audit fixes applied)" if c.corrections == "audit" else ""),

@@ -2,14 +2,14 @@
 
 One work unit is one system over one conversation, in a fresh data folder: turns go
 in order under a manual clock that follows their timestamps, and at each probe the
-context is assembled for the probe's question, timed and logged. Units run in
-worker processes; their results are put back in a fixed order, so the log (timing
-aside) is the same whatever the worker count.
+context is assembled for the probe's question, timed and logged. Units run where
+an executor puts them (`memlab_evals.executors`: this process, a local pool, a Ray
+cluster); their results are put back in a fixed order, so the log (timing aside) is
+the same whatever the executor and the worker count.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import subprocess
 import tempfile
@@ -17,7 +17,6 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from memlab_datasets.types import Conversation, Dataset
 
+from memlab_evals.executors import Executor, make_executor
 from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
 from memlab_evals.systems import (
     make_system,
@@ -33,11 +33,13 @@ from memlab_evals.systems import (
     system_params,
 )
 from memory_lab.config import LLMSettings
+from memory_lab.llm.response_cache import default_cache_path
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 
-TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers"}
+TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers", "executor"}
+"""Fields that say when and how a run was made, not what it found."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class Unit:
     llm: LLMSettings | None = None
     stores: StoreSpec | None = None
     """Servers for the memory recipes, with this unit's own namespace."""
+
+    @property
+    def label(self) -> str:
+        """The unit in progress lines and errors: ``conversation / system``."""
+        return f"{self.conversation.id} / {self.system}"
 
 
 def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
@@ -164,6 +171,7 @@ def run_eval(
     budget: int,
     *,
     workers: int = 1,
+    executor: Executor | str = "local",
     progress: bool = True,
     dataset_spec: str | None = None,
     corrections: str = "none",
@@ -177,6 +185,8 @@ def run_eval(
         systems: Names (see `memlab_evals.systems`) or one comma-separated string.
         budget: Context token budget for every system except ``full``.
         workers: Worker processes; 1 runs in this process.
+        executor: Where units run: an `Executor`, or a name from
+            `memlab_evals.executors.EXECUTORS` built with `workers`.
         progress: Show a progress bar.
         dataset_spec: How the dataset was named on the command line, for the log.
         corrections: LoCoMo answer-key corrections applied: 'none' or 'audit'.
@@ -185,13 +195,18 @@ def run_eval(
             namespace of its own under this run's, so none sees another's memory.
 
     Raises:
-        ValueError: for an unknown system, a budget below 1 or workers below 1.
+        ValueError: for an unknown system, a budget below 1, workers below 1
+            or an unknown executor.
+        UnitFailedError: a unit failed on every attempt (Ray executor).
     """
     names = split_systems(systems if isinstance(systems, str) else ",".join(systems))
     if budget < 1:
         raise ValueError(f"budget must be a positive number of tokens, got {budget}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if isinstance(executor, str):
+        executor = make_executor(executor, workers=workers)
+    llm = pin_cache_path(llm)
     config = RunConfig(
         dataset=dataset_spec or dataset.name,
         dataset_hash=dataset.content_hash,
@@ -200,6 +215,7 @@ def run_eval(
         memory=memory_settings(budget),
         budget=budget,
         workers=workers,
+        executor=executor.name,
         git_commit=git_commit(),
         started_at=datetime.now(UTC).isoformat(),
         memory_lab_version=_version(),
@@ -211,7 +227,7 @@ def run_eval(
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)
     ]
-    results = _execute(units, workers, progress)
+    results = _execute(units, executor, progress)
     runs: list[ConversationRun] = []
     probes: list[ProbeRecord] = []
     for unit in units:  # the fixed order: conversation, then system as given
@@ -231,8 +247,8 @@ def _unit_stores(
     return replace(stores, namespace=f"{run_space}-c{conversation}-s{system}")
 
 
-def _execute(units: list[Unit], workers: int, progress: bool) -> dict:
-    """Run the units, here or in a process pool, behind one progress bar."""
+def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
+    """Run the units on the executor, behind one progress bar."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -248,39 +264,29 @@ def _execute(units: list[Unit], workers: int, progress: bool) -> dict:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
+    # Longest conversations first, so a long one does not start last and leave
+    # the other workers idle at the end.
+    todo = sorted(units, key=lambda u: -len(u.conversation.turns))
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("eval", total=len(units))
-        if workers == 1 or len(units) <= 1:
-            for unit in units:
-                bar.update(task, description=f"{unit.conversation.id} / {unit.system}")
-                results[(unit.conversation_index, unit.system_index)] = run_unit(unit)
-                bar.advance(task)
-            return results
-        # Longest conversations first, so a long one does not start last and leave
-        # the other workers idle at the end.
-        todo = sorted(units, key=lambda u: -len(u.conversation.turns))
-        with ProcessPoolExecutor(
-            max_workers=min(workers, len(units)), mp_context=_context()
-        ) as pool:
-            futures = {pool.submit(run_unit, u): u for u in todo}
-            for fut in as_completed(futures):
-                unit = futures[fut]
-                results[(unit.conversation_index, unit.system_index)] = fut.result()
-                bar.update(task, description=f"{unit.conversation.id} / {unit.system}")
-                bar.advance(task)
+        for unit, result in executor.run(run_unit, todo):
+            results[(unit.conversation_index, unit.system_index)] = result
+            bar.update(task, description=unit.label)
+            bar.advance(task)
     return results
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """Forkserver where it exists, else spawn.
+def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
+    """The brain's settings with the response cache at an absolute path.
 
-    Forking a process that holds ONNX sessions, SQLite handles and thread pools
-    can deadlock the child.
+    Left unset, each worker would find the default cache from its own
+    environment; fixed here, every worker (a pool's, a Ray cluster's) shares the
+    driver's file, so no unit repeats a request another has already made.
     """
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context(
-        "forkserver" if "forkserver" in methods else "spawn"
-    )
+    if llm is None or not llm.use_cache:
+        return llm
+    path = Path(llm.cache_path) if llm.cache_path else default_cache_path()
+    return llm.model_copy(update={"cache_path": str(path.expanduser().resolve())})
 
 
 def git_commit() -> str:

@@ -26,6 +26,7 @@ from memlab_datasets import load_dataset
 from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.aggregate import summarize
+from memlab_evals.executors import Executor
 from memlab_evals.runner import run_eval
 from memlab_evals.systems import is_baseline, make_system
 from memory_lab.recipes import recipe
@@ -110,6 +111,7 @@ def sweep(
     budget: int = 1500,
     baselines: Iterable[str] = ("full", "window", "rag-bm25"),
     workers: int = 1,
+    executor: Executor | str = "local",
     categories: bool = False,
     timing: bool = False,
 ) -> pd.DataFrame:
@@ -122,6 +124,9 @@ def sweep(
         budget: Context token budget for every system except ``full``.
         baselines: Baselines to run beside the variants, after them.
         workers: Worker processes for `run_eval`; results do not depend on it.
+        executor: Where the units run, ``"local"``, ``"ray"`` or an executor
+            such as ``RayExecutor(address="127.0.0.1:6379")`` (see
+            `memlab_evals.executors`); results do not depend on it either.
         categories: Keep the per-category rows too (with their intervals), for
             category plots; by default only the ``all`` row of each system.
         timing: Keep the latency columns, which differ from run to run.
@@ -137,7 +142,13 @@ def sweep(
     data = load_dataset(dataset) if isinstance(dataset, str) else dataset
     names = grid_systems(grid) + [b for b in baselines]
     log = run_eval(
-        data, names, budget, workers=workers, progress=False, dataset_spec=spec
+        data,
+        names,
+        budget,
+        workers=workers,
+        executor=executor,
+        progress=False,
+        dataset_spec=spec,
     )
     table = summarize(log)
     if not categories:
