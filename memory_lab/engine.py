@@ -399,8 +399,7 @@ class MemoryEngine:
             self.worker.flush()
         self.worker.stop()
         self.episodes.close()
-        self.periods.store.close()
-        for store in (self.transcript, self.jobs.db):
+        for store in (self.periods.store, self.transcript, self.jobs.db):
             close = getattr(store, "close", None)
             if close is not None:
                 close()
