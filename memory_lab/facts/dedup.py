@@ -9,12 +9,22 @@ is a config field, measured on examples (see `FactConfig.same_meaning_threshold`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from memory_lab.embeddings import Embedder
 from memory_lab.types import Fact, FactCandidate
+
+
+def numbers_in(key: str, value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The numbers a fact names; embeddings barely tell "room 101" from "room 102".
+
+    The value's in the order said ("3 to 5" is not "5 to 3"), the key's as a set.
+    """
+    number = r"\d+(?:[.,]\d+)*"
+    return tuple(sorted(set(re.findall(number, key)))), tuple(re.findall(number, value))
 
 
 def meaning_text(key: str, value: str) -> str:
@@ -44,14 +54,17 @@ class MeaningMatcher:
 
         Returns the most similar one at or above the threshold, or None.
         Rows with the candidate's own key are not considered: exact keys are
-        reconciled already.
+        reconciled already; nor are rows naming other numbers, which state
+        another fact however alike the words.
         """
+        numbers = numbers_in(candidate.key, candidate.value)
         pool = [
             f
             for f in active
             if f.subject == candidate.subject
             and f.category == candidate.category
             and f.key != candidate.key
+            and numbers_in(f.key, f.value) == numbers
         ]
         if not pool:
             return None

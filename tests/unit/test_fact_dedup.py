@@ -127,3 +127,12 @@ def test_two_readings_of_one_sentence_keep_the_first_and_flag_nothing(embedder):
     (row,) = memory.active("t")
     assert row.value == "quarterly VAT reporting"
     assert len(memory.rows("t")) == 1 and memory.flagged("t") == []
+
+
+def test_facts_naming_other_numbers_are_never_merged(embedder):
+    memory = _memory(embedder)
+    for i in range(4):
+        memory.write("t", cand(f"w0_{i}", f"value w0 {i}", turn=f"m{i}"))
+    memory.write("t", cand("meeting_room", "room 101", turn="m8"))
+    memory.write("t", cand("meeting_place", "room 102", turn="m9"))
+    assert len(memory.active("t")) == 6
