@@ -138,7 +138,12 @@ class MemoryEngine:
             embedder=self.embedder,
         )
         self.periods = PeriodSummaries(
-            period_store, self.transcript, self.brain, self.counter, self.clock
+            period_store,
+            self.transcript,
+            self.brain,
+            self.counter,
+            self.clock,
+            self.events,
         )
         self.deps = Deps(
             transcript=self.transcript,
@@ -342,11 +347,6 @@ class MemoryEngine:
                 **update,
             }
             out = self.graph.invoke(payload, context=self.deps)
-            # Days and weeks that ended are summarised after the step, outside
-            # the graph: they read the transcript, not the window.
-            finished = self.periods.update(tenant, thread)
-            if finished:
-                self.events.append(tenant, finished)
         if out.get("jobs"):
             self.worker.notify()
         decision = (
@@ -359,10 +359,7 @@ class MemoryEngine:
         )
         return StepResult(
             decision=decision,
-            events=[
-                *(MemoryEvent.model_validate(e) for e in out.get("step_events", [])),
-                *finished,
-            ],
+            events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],
             reply=out.get("reply"),
             context=context,
             window_size=len(out.get("window", [])),
@@ -371,7 +368,10 @@ class MemoryEngine:
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)
-        return [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+        events = [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+        # Days and weeks that ended by the job's time are summarised here, on the
+        # worker: they read the transcript, and the brain never runs on a turn.
+        return events + self.periods.update(job.tenant, job.thread, now=job.asked_at)
 
     def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
         from memory_lab.events import make_event
