@@ -371,7 +371,24 @@ class MemoryEngine:
         events = [MemoryEvent.model_validate(e) for e in out.get("events", [])]
         # Days and weeks that ended by the job's time are summarised here, on the
         # worker: they read the transcript, and the brain never runs on a turn.
-        return events + self.periods.update(job.tenant, job.thread, now=job.asked_at)
+        # The job is committed by now, so a failure here is logged, not retried
+        # as the job's; the next job tries the summaries again.
+        try:
+            return events + self.periods.update(
+                job.tenant, job.thread, now=job.asked_at
+            )
+        except Exception as exc:  # noqa: BLE001 - the job itself succeeded
+            from memory_lab.events import make_event
+
+            failed = make_event(
+                job.tenant,
+                "job_failed",
+                job.asked_at,
+                f"day and week summaries after job {job.id} failed: {exc!r}",
+                [str(job.id)],
+            )
+            self.events.append(job.tenant, [failed])
+            return [*events, failed]
 
     def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
         from memory_lab.events import make_event
