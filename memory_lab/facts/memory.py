@@ -62,6 +62,11 @@ def _describe(outcome: Outcome) -> tuple[EventKind, str]:
             return "fact_skipped", f"Already stored: {label} = {fact.value!r}"
 
 
+NEVER_FOLDED = frozenset({"unresolved", "decision"})
+"""Categories whose facts are offered one by one (an open item's due date, a
+decision's follow-up), so consolidation never folds them into one row."""
+
+
 class FactMemory:
     """Reconciled, tenant-scoped access to structured facts."""
 
@@ -464,7 +469,7 @@ class FactMemory:
         (`likes.hiking`, `likes.jazz` -> `likes`); each group of three or more
         becomes one row that supersedes its members, its value written by
         `summarise` (the brain) from theirs, or their values joined when there
-        is none. Explicit facts are never folded.
+        is none. Explicit facts, open items and decisions are never folded.
         """
         tenant = require_tenant(tenant)
         with self._lock:
@@ -474,7 +479,11 @@ class FactMemory:
                 return []
             groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
             for fact in active:
-                if fact.source == "extracted" and "." in fact.key:
+                if (
+                    fact.source == "extracted"
+                    and "." in fact.key
+                    and fact.category not in NEVER_FOLDED
+                ):
                     groups[(fact.category, fact.key.split(".", 1)[0])].append(fact)
             events = []
             for (category, prefix), members in sorted(groups.items()):

@@ -143,3 +143,17 @@ def test_candidates_hold_the_head_of_the_full_ranking():
             facts.candidates("t1", query, limit=3), query, now, facts.config
         )
         assert [f.id for f in got[:3]] == [f.id for f in full]
+
+
+def test_open_items_and_decisions_are_never_folded():
+    facts, clock = memory(consolidate_above=2)
+    for i, task in enumerate(
+        ["fix the login test", "review the PR", "upgrade the ORM"]
+    ):
+        clock.advance(timedelta(minutes=1))
+        facts.write("t1", cand(f"todo.t{i}", task, category="unresolved", turn=f"m{i}"))
+        facts.write(
+            "t1", cand(f"choice.c{i}", f"option {i}", category="decision", turn=f"d{i}")
+        )
+    assert facts.consolidate("t1", scheduled=True) == []
+    assert len(facts.active("t1")) == 6
