@@ -177,7 +177,10 @@ class PeriodSummaries:
         """Summarise every finished day and week not yet summarised.
 
         Cheap when nothing finished since the last call: the transcript is read
-        only when the clock's day has moved on.
+        only when the clock's day has moved on. A record (and its event) is dated
+        at the thread's first turn after its period, or now when there is none:
+        that is when an uninterrupted run makes it, and a run restarted after a
+        crash, which summarises a turn or more later, dates it the same.
         """
         now = self._clock.now()
         today = day_of(now)
@@ -188,7 +191,12 @@ class PeriodSummaries:
         for m in self._transcript.messages(tenant, thread):
             by_day[day_of(m.timestamp)].append(m)
         have = {e.id: e for e in self.store.get(tenant)}
-        events, made, notes = [], [], []
+        events, made = [], []
+
+        def found_at(end: date) -> datetime:
+            later = (m.timestamp for d, ms in by_day.items() if d >= end for m in ms)
+            return min(later, default=now)
+
         for day in sorted(d for d in by_day if d < today):
             ident = period_id(tenant, thread, DAY, day)
             if ident in have:
@@ -200,9 +208,9 @@ class PeriodSummaries:
                 by_day[day],
                 brain=self._brain,
                 counter=self._counter,
-                now=now,
+                now=found_at(day + timedelta(days=1)),
             )
-            notes += built.notes
+            events += events_from_notes(tenant, built.value.created_at, built.notes)
             record = built.value
             made.append(record)
             have[ident] = record
@@ -221,13 +229,12 @@ class PeriodSummaries:
                 weeks[monday],
                 brain=self._brain,
                 counter=self._counter,
-                now=now,
+                now=found_at(monday + timedelta(days=7)),
             )
-            notes += built.notes
+            events += events_from_notes(tenant, built.value.created_at, built.notes)
             record = built.value
             made.append(record)
             have[ident] = record
-        events += events_from_notes(tenant, now, notes)
         if made:
             self.store.add(tenant, made)
             for record in made:
@@ -235,7 +242,7 @@ class PeriodSummaries:
                     make_event(
                         tenant,
                         "day_summarized" if record.thread == DAY else "week_summarized",
-                        now,
+                        record.created_at,
                         f"Summarised the {record.thread} of "
                         f"{record.start.date().isoformat()} "
                         f"({record.original_message_count} messages)",
