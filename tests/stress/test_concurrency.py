@@ -76,6 +76,9 @@ def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
                 engine.facts.write(
                     "shared",
                     FactCandidate(
+                        # A subject each: near-identical values under one subject
+                        # are merged as restatements ("one fact per meaning").
+                        subject=f"{tag}_{i}",
                         category="knowledge",
                         key=f"{tag}_{i}",
                         value=f"value {tag} {i}",
@@ -113,6 +116,7 @@ def _child(data_dir: str, tenant: str, count: int) -> None:
         engine.facts.write(
             "shared",
             FactCandidate(
+                subject=f"{tenant}_{i}",
                 category="knowledge",
                 key=f"{tenant}_{i}",
                 value=f"fact {i} of {tenant}",
