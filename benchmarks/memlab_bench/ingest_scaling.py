@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import queue
 import subprocess
 import tempfile
 import time
@@ -30,7 +31,7 @@ from pathlib import Path
 
 PROCESS_COUNTS = (1, 2, 4)
 STORES = ("sqlite", "postgres", "servers")
-TURNS_PER_PROCESS = 60
+TURNS_PER_PROCESS = 120
 TIMEOUT_S = 600.0
 """Longest a process may take to open, ingest or flush before the run fails."""
 
@@ -76,7 +77,36 @@ def _ingest(data_dir: str, stores, turns: list, barrier, results) -> None:
     engine.close(wait=False)
 
 
+def _prepare(data_dir: Path, stores) -> None:
+    """Create the folder's databases (or the namespace) before the processes start.
+
+    Several processes creating one fresh Chroma folder at once race on its
+    tables; a deployment creates its stores once, and so does the benchmark.
+    """
+    from memory_lab import MemoryEngine
+
+    MemoryEngine(data_dir, stores=stores).close(wait=False)
+
+
+def _collect(procs: list, results, deadline: float) -> list[dict]:
+    """Each process's timings; fails as soon as one dies without reporting."""
+    got: list[dict] = []
+    while len(got) < len(procs):
+        try:
+            got.append(results.get(timeout=1.0))
+            continue
+        except queue.Empty:
+            pass
+        failed = [p.exitcode for p in procs if p.exitcode not in (None, 0)]
+        if failed:
+            raise RuntimeError(f"an ingesting process failed (exit codes {failed})")
+        if time.monotonic() > deadline:
+            raise RuntimeError("ingesting processes did not finish in time")
+    return got
+
+
 def _run(processes: int, data_dir: Path, stores, conversations: list[list]) -> dict:
+    _prepare(data_dir, stores)
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(processes)
     results = ctx.Queue()
@@ -90,7 +120,7 @@ def _run(processes: int, data_dir: Path, stores, conversations: list[list]) -> d
     for p in procs:
         p.start()
     try:
-        got = [results.get(timeout=3 * TIMEOUT_S) for _ in procs]
+        got = _collect(procs, results, time.monotonic() + 3 * TIMEOUT_S)
         for p in procs:
             p.join(timeout=60)
     finally:
