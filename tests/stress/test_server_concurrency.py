@@ -3,10 +3,11 @@
 The server twins of test_concurrency.py and test_kill_recovery.py. Two spawned
 processes, each with several threads, ingest into one namespace: every message
 is stored once and is in exactly one of window and episodes, facts are written
-once, and each process sees the episodes the other commits without reopening
-anything. Then ingesting processes are SIGKILLed at every phase of the memory
-path with their memory on the servers, and each conversation, once finished,
-must match a reference run that was never killed.
+once, racing writes of one fact key leave one value in force, and each process
+sees the episodes the other commits without reopening anything. Then ingesting
+processes are SIGKILLed at every phase of the memory path with their memory on
+the servers, and each conversation, once finished, must match a reference run
+that was never killed.
 
 Every child process, thread and barrier has a timeout, so a hang fails the test.
 """
@@ -77,7 +78,22 @@ def _ingest_process(stores: StoreSpec, name: str, barrier, out: str) -> None:
         for i in range(COUNT):
             engine.facts.write("shared", _fact(name, i))
 
-    jobs = [lambda t=t: ingest(t) for t in _tenants(name)] + [write_facts]
+    def write_one_key() -> None:
+        # Both processes keep replacing one key: one value may be active at once.
+        for i in range(COUNT):
+            engine.facts.write(
+                "shared",
+                FactCandidate(
+                    category="knowledge",
+                    key="city",
+                    value=f"{name} city {i}",
+                    source="explicit",
+                    turn_ids=[f"{name}:city:{i}"],
+                ),
+            )
+
+    jobs = [lambda t=t: ingest(t) for t in _tenants(name)]
+    jobs += [write_facts, write_one_key]
     threads = [threading.Thread(target=guarded, args=(j,)) for j in jobs]
     for t in threads:
         t.start()
@@ -155,9 +171,16 @@ def test_two_processes_and_their_threads_share_one_namespace(
             seqs = [m.seq for m in engine.transcript.messages(tenant)]
             assert seqs == list(range(COUNT))
         rows = engine.facts.rows("shared")
+        city = [r for r in rows if r.key == "city"]
+        rows = [r for r in rows if r.key != "city"]
         assert all(r.status == "active" for r in rows)
         keys = sorted(r.key for r in rows)
         assert keys == sorted(f"{p}_{i}" for p in PROCESSES for i in range(COUNT))
+        assert sorted(r.value for r in city) == sorted(
+            f"{p} city {i}" for p in PROCESSES for i in range(COUNT)
+        ), "a replaced value is missing from the key's history"
+        active = [r.value for r in city if r.status == "active"]
+        assert len(active) == 1, f"one key, {len(active)} active values: {active}"
         assert engine.pending_jobs() == 0
     finally:
         engine.close(wait=False)
