@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 
@@ -87,6 +87,7 @@ class FactMemory:
         self._lock = threading.RLock()
         self._active_cache: dict[str, list[Fact]] = {}
         self._views: dict[str, ActiveView] = {}
+        self._consolidated_month: dict[str, tuple[int, int]] = {}
 
     # --- reads -----------------------------------------------------------------
 
@@ -436,20 +437,42 @@ class FactMemory:
             self.events.append(tenant, [undone])
             return undone
 
-    def consolidate(
-        self, tenant: str, subject: str = "user", *, now: datetime | None = None
-    ) -> list[MemoryEvent]:
-        """Past the active-fact limit, fold related extracted facts into one.
+    def month_turned(self, tenant: str, now: datetime) -> bool:
+        """Whether `now` is in a later calendar month than this tenant's last check.
 
-        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` ->
-        `likes`); each group of three or more is summarised into one row that
-        supersedes its members. Explicit facts are never folded.
+        The schedule for consolidation: the first check of a tenant only notes
+        the month, so a conversation is consolidated when its own time crosses
+        into a new month, not whenever a process happens to start.
+        """
+        month = (now.year, now.month)
+        with self._lock:
+            last = self._consolidated_month.get(tenant)
+            self._consolidated_month[tenant] = month
+        return last is not None and month > last
+
+    def consolidate(
+        self,
+        tenant: str,
+        subject: str = "user",
+        *,
+        now: datetime | None = None,
+        summarise: Callable[[list[str]], str] | None = None,
+        scheduled: bool = False,
+    ) -> list[MemoryEvent]:
+        """Fold related extracted facts into one, past the limit or on schedule.
+
+        Runs when a subject holds more active facts than the limit, or when
+        `scheduled` (the month turned). Facts group by category and key prefix
+        (`likes.hiking`, `likes.jazz` -> `likes`); each group of three or more
+        becomes one row that supersedes its members, its value written by
+        `summarise` (the brain) from theirs, or their values joined when there
+        is none. Explicit facts are never folded.
         """
         tenant = require_tenant(tenant)
         with self._lock:
             now = now or self.clock.now()
             active = self.active(tenant, subject=subject, now=now)
-            if len(active) <= self.config.consolidate_above:
+            if not scheduled and len(active) <= self.config.consolidate_above:
                 return []
             groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
             for fact in active:
@@ -469,7 +492,7 @@ class FactMemory:
                 candidate = FactCandidate(
                     category=category,
                     key=f"{prefix}.all",
-                    value="; ".join(values),
+                    value=(summarise or "; ".join)(values),
                     subject=subject,
                     confidence=min(m.confidence for m in members),
                     importance=max(m.importance for m in members),

@@ -138,8 +138,31 @@ def date_candidates(
             out.append(c)
             continue
         start = resolve_valid_from(c.evidence, when) if c.evidence else None
-        out.append(c.model_copy(update={"valid_from": start or when}))
+        update: dict = {"valid_from": start or when}
+        if start is not None:
+            # The date now lives in valid time; "Visma yesterday" is "Visma".
+            update["value"] = without_trailing_date(c.value)
+        out.append(c.model_copy(update=update))
     return out
+
+
+def _bare_year(match: re.Match[str]) -> bool:
+    """'in 1990' may be the value itself (a birth year), not when it began."""
+    groups = match.re.groupindex
+    return "date" in groups and bool(re.fullmatch(r"\d{4}", match.group("date")))
+
+
+def without_trailing_date(value: str) -> str:
+    """`value` without a date phrase at its end, unless nothing else is left."""
+    for pattern in (_ABSOLUTE, _AGO, _LAST, _YESTERDAY):
+        ends = [
+            m
+            for m in pattern.finditer(value)
+            if not value[m.end() :].strip(" .,") and not _bare_year(m)
+        ]
+        if ends and value[: ends[-1].start()].strip(" ,"):
+            return value[: ends[-1].start()].rstrip(" ,")
+    return value
 
 
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()

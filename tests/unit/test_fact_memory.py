@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from memory_lab.brains.base import BrainResult
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
 from memory_lab.context.assembly import rank_facts
 from memory_lab.events import EVENT_KINDS
+from memory_lab.facts.consolidation import grounded_summariser
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
+from memory_lab.tokens import default_counter
 from tests.helpers import T0, cand
 
 
@@ -80,6 +83,50 @@ def test_consolidation_folds_groups_of_three_past_the_limit():
     (folded,) = facts.active("t1")
     assert folded.key == "likes.all"
     assert folded.value == "hiking; jazz; chess; rowing"
+
+
+def test_consolidation_runs_when_the_month_turns_below_the_limit():
+    facts, clock = memory(consolidate_above=50)
+    for i, hobby in enumerate(["hiking", "jazz", "chess"]):
+        clock.advance(timedelta(minutes=1))
+        facts.write(
+            "t1", cand(f"likes.{hobby}", hobby, category="preference", turn=f"m{i}")
+        )
+    # The first check only notes the month; the same month again is no turn.
+    assert not facts.month_turned("t1", clock.now())
+    assert not facts.month_turned("t1", clock.now() + timedelta(days=1))
+    assert facts.consolidate("t1", scheduled=False) == []
+    later = clock.now() + timedelta(days=40)
+    assert facts.month_turned("t1", later)
+    events = facts.consolidate("t1", now=later, scheduled=True)
+    assert [e.kind for e in events] == ["facts_consolidated"]
+    assert [f.key for f in facts.active("t1", now=later)] == ["likes.all"]
+
+
+class _ScriptedBrain:
+    """Condenses to a fixed text, as a model might (or might invent)."""
+
+    name = "scripted"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def condense(self, text: str, *, max_tokens: int) -> BrainResult[str]:
+        return BrainResult(self.text)
+
+
+def test_the_brain_writes_the_folded_value_only_from_its_members_words():
+    values = ["long walks in the forest", "jazz records", "Thai cooking"]
+    notes: list = []
+    counter = default_counter()
+    kept = grounded_summariser(
+        _ScriptedBrain("walks, jazz, Thai cooking"), counter, notes
+    )
+    assert kept(values) == "walks, jazz, Thai cooking"
+    invented = grounded_summariser(_ScriptedBrain("hiking and opera"), counter, notes)
+    assert invented(values) == "long walks in the forest; jazz records; Thai cooking"
+    empty = grounded_summariser(_ScriptedBrain("  "), counter, notes)
+    assert empty(values) == "long walks in the forest; jazz records; Thai cooking"
 
 
 def test_candidates_hold_the_head_of_the_full_ranking():
