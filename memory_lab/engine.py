@@ -344,9 +344,7 @@ class MemoryEngine:
             out = self.graph.invoke(payload, context=self.deps)
             # Days and weeks that ended are summarised after the step, outside
             # the graph: they read the transcript, not the window.
-            finished = self.periods.update(tenant, thread)
-            if finished:
-                self.events.append(tenant, finished)
+            finished = self.periods.update(tenant, thread, self.events)
         if out.get("jobs"):
             self.worker.notify()
         decision = (

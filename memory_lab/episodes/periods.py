@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from memory_lab.brains.base import Brain, BrainResult
 from memory_lab.clock import Clock
 from memory_lab.events import events_from_notes, make_event
-from memory_lab.stores.base import EpisodeStore, TranscriptStore
+from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, MemoryEvent, Message
 
@@ -173,7 +173,9 @@ class PeriodSummaries:
         self._clock = clock
         self._checked: dict[tuple[str, str], date] = {}
 
-    def update(self, tenant: str, thread: str) -> list[MemoryEvent]:
+    def update(
+        self, tenant: str, thread: str, log: EventLog | None = None
+    ) -> list[MemoryEvent]:
         """Summarise every finished day and week not yet summarised.
 
         Cheap when nothing finished since the last call: the transcript is read
@@ -181,6 +183,9 @@ class PeriodSummaries:
         at the thread's first turn after its period, or now when there is none:
         that is when an uninterrupted run makes it, and a run restarted after a
         crash, which summarises a turn or more later, dates it the same.
+
+        Returns the events; with `log`, they are also appended there, before the
+        records are stored.
         """
         now = self._clock.now()
         today = day_of(now)
@@ -235,20 +240,25 @@ class PeriodSummaries:
             record = built.value
             made.append(record)
             have[ident] = record
+        for record in made:
+            events.append(
+                make_event(
+                    tenant,
+                    "day_summarized" if record.thread == DAY else "week_summarized",
+                    record.created_at,
+                    f"Summarised the {record.thread} of "
+                    f"{record.start.date().isoformat()} "
+                    f"({record.original_message_count} messages)",
+                    [record.id],
+                )
+            )
+        if log is not None and events:
+            # Events first: both writes are idempotent (an event's id derives
+            # from its content), so a crash between them makes the record and
+            # its same event again later; records first would lose the event.
+            log.append(tenant, events)
         if made:
             self.store.add(tenant, made)
-            for record in made:
-                events.append(
-                    make_event(
-                        tenant,
-                        "day_summarized" if record.thread == DAY else "week_summarized",
-                        record.created_at,
-                        f"Summarised the {record.thread} of "
-                        f"{record.start.date().isoformat()} "
-                        f"({record.original_message_count} messages)",
-                        [record.id],
-                    )
-                )
         return events
 
     def records(self, tenant: str, kind: str) -> list[Episode]:
