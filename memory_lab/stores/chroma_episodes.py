@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import chromadb
+import chromadb.errors
 from chromadb.config import Settings
 
 from memory_lab.embeddings import Embedder
@@ -32,6 +34,23 @@ from memory_lab.errors import require_tenant
 from memory_lab.stores.locations import chroma_server
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode
+
+
+def _retry_locked(call: Callable[[], Any], attempts: int = 6) -> Any:
+    """`call()`, retried while a Chroma server answers "database is locked".
+
+    A server keeps its collections in SQLite; two clients opening or changing
+    collections at once (engines starting together) can get that answer for a
+    moment. Anything else, or a lock that outlasts the retries, is raised.
+    """
+    for attempt in range(attempts):
+        try:
+            return call()
+        except chromadb.errors.InternalError as err:
+            if "database is locked" not in str(err) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise AssertionError("unreachable")
 
 
 class ChromaEpisodeStore:
@@ -96,10 +115,15 @@ class ChromaEpisodeStore:
         # store was built with, so a store opened with another one is refused
         # before any tenant's collection exists.
         self._check(
-            self._client.get_or_create_collection(
-                self._name,
-                metadata={"embedder": self._embedder.name, "dim": self._embedder.dim},
-                embedding_function=None,
+            _retry_locked(
+                lambda: self._client.get_or_create_collection(
+                    self._name,
+                    metadata={
+                        "embedder": self._embedder.name,
+                        "dim": self._embedder.dim,
+                    },
+                    embedding_function=None,
+                )
             )
         )
 
@@ -118,7 +142,11 @@ class ChromaEpisodeStore:
         # An existing collection keeps the breadth it was created with unless told.
         hnsw = (collection.configuration or {}).get("hnsw") or {}
         if hnsw.get("ef_search") != self._ef_search:
-            collection.modify(configuration={"hnsw": {"ef_search": self._ef_search}})
+            _retry_locked(
+                lambda: collection.modify(
+                    configuration={"hnsw": {"ef_search": self._ef_search}}
+                )
+            )
         return collection
 
     def _collection(self, tenant: str, *, create: bool) -> Any | None:
@@ -127,13 +155,18 @@ class ChromaEpisodeStore:
             return self._collections[tenant]
         name = self._collection_name(tenant)
         if create:
-            found = self._client.get_or_create_collection(
-                name,
-                configuration={
-                    "hnsw": {"space": "cosine", "ef_search": self._ef_search}
-                },
-                metadata={"embedder": self._embedder.name, "dim": self._embedder.dim},
-                embedding_function=None,
+            found = _retry_locked(
+                lambda: self._client.get_or_create_collection(
+                    name,
+                    configuration={
+                        "hnsw": {"space": "cosine", "ef_search": self._ef_search}
+                    },
+                    metadata={
+                        "embedder": self._embedder.name,
+                        "dim": self._embedder.dim,
+                    },
+                    embedding_function=None,
+                )
             )
         else:
             try:
