@@ -50,6 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="only time one small eval with the local executor and with Ray, "
         "2 workers each (writes bench-executors.json)",
     )
+    p.add_argument(
+        "--ingest-scaling",
+        action="store_true",
+        help="only measure ingest throughput with 1, 2 and 4 processes on SQLite, "
+        "on Postgres and on Postgres with a Chroma server, each started for the "
+        "run (writes bench-ingest-scaling.json)",
+    )
     p.set_defaults(func=run)
 
 
@@ -79,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_throughput(args.out)
     if args.executors:
         return _run_executors(args.out)
+    if args.ingest_scaling:
+        return _run_ingest_scaling(args.out, args.seed)
     if args.faults:
         return run_fault_bench(args)
     mode = FULL if args.full else QUICK
@@ -155,6 +164,27 @@ def _run_executors(out: Path) -> int:
     )
     print(f"wrote {path}")
     return 0 if result["identical_logs"] else 1
+
+
+def _run_ingest_scaling(out: Path, seed: int) -> int:
+    import sys
+
+    from memlab_bench.ingest_scaling import measure_ingest_scaling
+    from memlab_bench.machine import machine_info
+
+    result = measure_ingest_scaling(
+        seed=seed, report=lambda line: print(line, file=sys.stderr, flush=True)
+    )
+    result["command"] = "memory-lab bench --ingest-scaling"
+    result["machine"] = machine_info(REPO)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "bench-ingest-scaling.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    for store, ratios in result["ratios"].items():
+        shown = ", ".join(f"{n} processes x{r}" for n, r in ratios.items())
+        print(f"ingest scaling on {store}: {shown}")
+    print(f"wrote {path}")
+    return 0
 
 
 def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 
 from memory_lab.clock import Clock
@@ -224,7 +224,9 @@ class FactMemory:
         asked for it.
         """
         tenant = require_tenant(tenant)
-        with self._lock:
+        # The store's transaction: another process writing the same key waits,
+        # rather than both superseding one row and leaving two values active.
+        with self._lock, self._transaction():
             now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
             paraphrase = False
@@ -534,6 +536,11 @@ class FactMemory:
             return events
 
     # --- helpers ---------------------------------------------------------------
+
+    def _transaction(self) -> AbstractContextManager:
+        """The store's write transaction, for stores that have one (SQL ones)."""
+        begin = getattr(self.store, "transaction", None)
+        return begin() if begin is not None else nullcontext()
 
     def _active_for(
         self, tenant: str, subject: str, key: str, now: datetime

@@ -76,6 +76,9 @@ def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
                 engine.facts.write(
                     "shared",
                     FactCandidate(
+                        # A subject each: near-identical values under one subject
+                        # are merged as restatements ("one fact per meaning").
+                        subject=f"{tag}_{i}",
                         category="knowledge",
                         key=f"{tag}_{i}",
                         value=f"value {tag} {i}",
@@ -113,6 +116,7 @@ def _child(data_dir: str, tenant: str, count: int) -> None:
         engine.facts.write(
             "shared",
             FactCandidate(
+                subject=f"{tenant}_{i}",
                 category="knowledge",
                 key=f"{tenant}_{i}",
                 value=f"fact {i} of {tenant}",
@@ -147,3 +151,32 @@ def test_two_processes_ingest_into_one_folder(tmp_path):
     keys = sorted(r.key for r in engine.facts.rows("shared"))
     assert keys == sorted(f"{t}_{i}" for t in ("pa", "pb") for i in range(count))
     engine.close()
+
+
+def _open_stores(folders: list[str], barrier) -> None:
+    from types import SimpleNamespace
+
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    # Opening needs only the embedder's name and size, not its model.
+    embedder = SimpleNamespace(name="probe", dim=4)
+    for folder in folders:
+        # A sibling that failed breaks the barrier rather than leaving us waiting.
+        barrier.wait(timeout=120)
+        ChromaEpisodeStore(folder, embedder).close()
+
+
+def test_processes_opening_one_fresh_chroma_folder_together_all_succeed(tmp_path):
+    # Unserialised, about one child in twenty failed Chroma's schema migration
+    # ("table collections already exists") when several opened a new folder.
+    ctx = mp.get_context("spawn")
+    barrier = ctx.Barrier(3)
+    folders = [str(tmp_path / f"chroma{k}") for k in range(12)]
+    procs = [
+        ctx.Process(target=_open_stores, args=(folders, barrier)) for _ in range(3)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+    assert [p.exitcode for p in procs] == [0, 0, 0]
