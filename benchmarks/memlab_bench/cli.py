@@ -237,6 +237,15 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             )
 
         rss = results["peak_rss_mb_after"] = {}
+        # Where the run's time goes, so a mode's sizes can be set against its budget.
+        took = results["stage_seconds"] = {}
+        mark = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal mark
+            took[stage] = round(time.perf_counter() - mark, 1)
+            mark = time.perf_counter()
+
         results["ingest"] = run_ingest(
             mode.recipes,
             mode.baselines,
@@ -246,12 +255,14 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             llm=llm,
         )
         rss["ingest"] = peak_rss_mb()
+        lap("ingest")
         from memlab_bench.burst import run_burst
 
         results["burst"] = []
         for spec in mode.burst_recipes:
             advance(f"burst {spec}")
             results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
+        lap("burst")
         results["retrieval"] = run_retrieval(
             mode.retrieval_sizes,
             pool,
@@ -260,6 +271,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             advance,
         )
         rss["retrieval"] = peak_rss_mb()
+        lap("retrieval")
         results["growth"] = run_growth(
             growth_systems,
             turns,
@@ -271,12 +283,14 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             lambda: progress.advance(turns_task),
         )
         rss["growth"] = peak_rss_mb()
+        lap("growth")
         progress.update(turns_task, visible=False)
         if mode.locomo_eval:
             from memlab_bench.locomo import time_locomo_eval
 
             advance("LoCoMo dev eval")
             results["locomo_eval"] = time_locomo_eval(out / "locomo-eval")
+            lap("locomo_eval")
     results["peak_rss_mb"] = peak_rss_mb()
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["machine"] = machine_info(REPO)

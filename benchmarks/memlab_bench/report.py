@@ -156,7 +156,8 @@ def markdown(results: dict) -> str:
         f"{m['python']} on {m['platform']}; {m['date']}; commit {m['git_commit']}. "
         f"Load average at the end {m['load_average']}. "
         f"Run took {results['seconds']} s; peak RSS {results['peak_rss_mb']} MB "
-        f"(after each stage: {results['peak_rss_mb_after']}).",
+        f"(after each stage: {results['peak_rss_mb_after']}); seconds per stage: "
+        f"{results.get('stage_seconds', 'not recorded')}.",
         "",
         f"Command: `{results['command']}`",
         "",

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
+from memory_lab.text import NUMBER_WORD_PATTERN, NUMBER_WORDS
 from memory_lab.types import FactCandidate, Message
 
 _MONTHS = (
@@ -28,23 +29,7 @@ _MONTHS = (
     "december jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 _MONTH = "(?:" + "|".join(_MONTHS) + r")\.?"
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
-_COUNT = r"(?P<n>\d+|" + "|".join(_NUMBERS) + ")"
+_COUNT = rf"(?P<n>\d+|{NUMBER_WORD_PATTERN})"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 _DAY_MONTH = rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?"
 _MONTH_DAY = rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
@@ -86,7 +71,7 @@ def _relative(text: str, said_at: datetime) -> datetime | None:
     match = _AGO.search(text)
     if match:
         raw = match.group("n").lower()
-        n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+        n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
         unit = match.group("unit").lower()
         return day - relativedelta(**{unit + "s": n})
     match = _LAST.search(text)
