@@ -208,9 +208,8 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     turns = conv.turns[:longest]
     tenant = turns[0].tenant
     questions = _questions(conv, mode.questions)
-    pool = list(dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20))[
-        :512
-    ]
+    distinct = dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20)
+    pool = list(distinct)[: mode.retrieval_pool]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
     stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
