@@ -10,6 +10,7 @@ is a config field, measured on examples (see `FactConfig.same_meaning_threshold`
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -35,19 +36,32 @@ def meaning_text(key: str, value: str) -> str:
 class MeaningMatcher:
     """Embeds facts once and finds the closest stored fact of the same kind."""
 
-    def __init__(self, embedder: Embedder, threshold: float) -> None:
+    def __init__(
+        self, embedder: Embedder, threshold: float, max_cached: int = 20_000
+    ) -> None:
+        """Keep at most `max_cached` vectors, dropping the least recently used.
+
+        A long-lived engine sees every fact text it ever wrote (1.5 KB a vector).
+        """
         self._embedder = embedder
         self._threshold = threshold
-        self._vectors: dict[str, np.ndarray] = {}
+        self._max_cached = max_cached
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _vectors_for(self, texts: Sequence[str]) -> list[np.ndarray]:
         missing = sorted({t for t in texts if t not in self._vectors})
+        found = {t: self._vectors[t] for t in texts if t in self._vectors}
         if missing:
             for text, vector in zip(
                 missing, self._embedder.embed(missing), strict=True
             ):
-                self._vectors[text] = np.asarray(vector, dtype=np.float32)
-        return [self._vectors[t] for t in texts]
+                found[text] = np.asarray(vector, dtype=np.float32)
+        for text in texts:
+            self._vectors[text] = found[text]
+            self._vectors.move_to_end(text)
+        while len(self._vectors) > self._max_cached:
+            self._vectors.popitem(last=False)
+        return [found[t] for t in texts]
 
     def match(self, candidate: FactCandidate, active: Sequence[Fact]) -> Fact | None:
         """The active fact of the candidate's subject and category it restates.
