@@ -28,6 +28,10 @@ def numbers_in(key: str, value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(set(re.findall(number, key)))), tuple(re.findall(number, value))
 
 
+def _same_value(a: str, b: str) -> bool:
+    return " ".join(a.lower().split()) == " ".join(b.lower().split())
+
+
 def meaning_text(key: str, value: str) -> str:
     """What is embedded for a fact: its slot in words, then its value."""
     return f"{key.replace('_', ' ').replace('.', ' ')}: {value}"
@@ -37,7 +41,11 @@ class MeaningMatcher:
     """Embeds facts once and finds the closest stored fact of the same kind."""
 
     def __init__(
-        self, embedder: Embedder, threshold: float, max_cached: int = 20_000
+        self,
+        embedder: Embedder,
+        threshold: float,
+        max_cached: int = 20_000,
+        slot_threshold: float = 0.36,
     ) -> None:
         """Keep at most `max_cached` vectors, dropping the least recently used.
 
@@ -46,6 +54,7 @@ class MeaningMatcher:
         self._embedder = embedder
         self._threshold = threshold
         self._max_cached = max_cached
+        self._slot_threshold = slot_threshold
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _vectors_for(self, texts: Sequence[str]) -> list[np.ndarray]:
@@ -87,7 +96,21 @@ class MeaningMatcher:
         query, *others = self._vectors_for(texts)
         scores = [float(query @ v) for v in others]
         best = max(range(len(pool)), key=lambda i: (scores[i], pool[i].id))
-        return pool[best] if scores[best] >= self._threshold else None
+        if scores[best] < self._threshold:
+            return None
+        match = pool[best]
+        if _same_value(candidate.value, match.value) and not self._same_slot(
+            candidate.key, match.key
+        ):
+            # One value under two slots ("city: tea", "drink: tea"): the value
+            # makes the texts alike, so only the slots' own words can tell.
+            return None
+        return match
+
+    def _same_slot(self, a: str, b: str) -> bool:
+        words = [meaning_text(a, "").rstrip(": "), meaning_text(b, "").rstrip(": ")]
+        va, vb = self._vectors_for(words)
+        return float(va @ vb) >= self._slot_threshold
 
     def similarity(self, a: str, b: str) -> float:
         """Cosine similarity of two texts (vectors are unit length)."""

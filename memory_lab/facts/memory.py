@@ -84,7 +84,11 @@ class FactMemory:
         self.meaning = (
             None
             if embedder is None
-            else MeaningMatcher(embedder, config.same_meaning_threshold)
+            else MeaningMatcher(
+                embedder,
+                config.same_meaning_threshold,
+                slot_threshold=config.same_slot_threshold,
+            )
         )
         self.events = events
         self.clock = clock

@@ -76,6 +76,10 @@ def test_a_paraphrase_updates_or_confirms_instead_of_adding(embedder, first, sec
             ("pet.dog", "a dog named Rex", "knowledge"),
             ("pet.cat", "a cat named Mia", "knowledge"),
         ),
+        # One value under unrelated slots: the texts are alike (0.77), the slots not.
+        (("city", "tea zqalpha", "knowledge"), ("drink", "tea zqalpha", "knowledge")),
+        (("city", "oslo", "knowledge"), ("job", "oslo", "knowledge")),
+        (("favourite_food", "pizza", "preference"), ("drink", "pizza", "preference")),
     ],
 )
 def test_distinct_facts_stay_apart(embedder, first, second):
