@@ -32,9 +32,14 @@ def _same_value(a: str, b: str) -> bool:
     return " ".join(a.lower().split()) == " ".join(b.lower().split())
 
 
+def slot_words(key: str) -> str:
+    """A key as words: "home_city" and "lives.in" read as "home city", "lives in"."""
+    return key.replace("_", " ").replace(".", " ")
+
+
 def meaning_text(key: str, value: str) -> str:
     """What is embedded for a fact: its slot in words, then its value."""
-    return f"{key.replace('_', ' ').replace('.', ' ')}: {value}"
+    return f"{slot_words(key)}: {value}"
 
 
 class MeaningMatcher:
@@ -44,8 +49,9 @@ class MeaningMatcher:
         self,
         embedder: Embedder,
         threshold: float,
+        *,
+        slot_threshold: float,
         max_cached: int = 20_000,
-        slot_threshold: float = 0.36,
     ) -> None:
         """Keep at most `max_cached` vectors, dropping the least recently used.
 
@@ -108,8 +114,7 @@ class MeaningMatcher:
         return match
 
     def _same_slot(self, a: str, b: str) -> bool:
-        words = [meaning_text(a, "").rstrip(": "), meaning_text(b, "").rstrip(": ")]
-        va, vb = self._vectors_for(words)
+        va, vb = self._vectors_for([slot_words(a), slot_words(b)])
         return float(va @ vb) >= self._slot_threshold
 
     def similarity(self, a: str, b: str) -> float:

@@ -53,7 +53,9 @@ def _candidate() -> FactCandidate:
 
 def test_cache_stays_within_its_bound_and_reuses_what_it_holds():
     embedder = CountingEmbedder()
-    matcher = MeaningMatcher(embedder, threshold=0.99, max_cached=3)
+    matcher = MeaningMatcher(
+        embedder, threshold=0.99, slot_threshold=0.36, max_cached=3
+    )
     matcher.match(_candidate(), [_fact(1), _fact(2)])
     assert len(embedder.embedded) == 3
     matcher.match(_candidate(), [_fact(1), _fact(2)])
