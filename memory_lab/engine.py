@@ -275,7 +275,8 @@ class MemoryEngine:
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
         tenant = require_tenant(tenant)
-        return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
+        with one_instant(self.deps):
+            return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
 
     def pending_jobs(self, tenant: str | None = None) -> int:
         """Memory jobs recorded and not yet done (of one tenant, if given)."""
@@ -325,10 +326,15 @@ class MemoryEngine:
     def memory_snapshot(
         self, tenant: str, *, thread: str = "main", events: int = 200
     ) -> MemorySnapshot:
-        """The typed read model of the whole memory of one thread."""
+        """The typed read model of the whole memory of one thread.
+
+        Read in one instant: a compression committing meanwhile would otherwise
+        show its turns both in the window and in an episode.
+        """
         tenant = require_tenant(tenant)
-        state = self.state(tenant, thread)
-        return take_snapshot(self.deps, state, tenant, thread, events_limit=events)
+        with one_instant(self.deps):
+            state = self.state(tenant, thread)
+            return take_snapshot(self.deps, state, tenant, thread, events_limit=events)
 
     # --- internals -------------------------------------------------------------
 
@@ -405,6 +411,13 @@ class MemoryEngine:
             [str(job.id), f"attempt {job.attempts + 1}"],
         )
         self.events.append(job.tenant, [event])
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # On an error the owed work stays in the ledger for the next engine.
+        self.close(wait=exc[0] is None)
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the worker and release the stores.

@@ -14,6 +14,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.config import MessageCountTrigger, Recipe
+from memory_lab.jobs.planning import one_instant
 from memory_lab.stores import SqliteFactStore
 from memory_lab.types import FactCandidate, Message
 
@@ -39,8 +40,9 @@ def check_tenant(engine: MemoryEngine, tenant: str, expected: list[str]) -> None
     stored = [m.id for m in engine.transcript.messages(tenant)]
     assert sorted(stored) == sorted(expected), "lost or duplicated transcript messages"
     assert len(stored) == len(set(stored))
-    window = [m.id for m in engine.window(tenant)]
-    episodes = sorted(engine.episodes.get(tenant), key=lambda e: e.first_seq)
+    with one_instant(engine.deps):  # one committed state, as the engine reads it
+        window = [m.id for m in engine.window(tenant)]
+        episodes = sorted(engine.episodes.get(tenant), key=lambda e: e.first_seq)
     in_episodes = [t for ep in episodes for t in ep.turn_ids]
     ranges = [(ep.first_seq, ep.last_seq) for ep in episodes]
     assert len(in_episodes) == len(set(in_episodes)), (
