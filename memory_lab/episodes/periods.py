@@ -206,44 +206,31 @@ class PeriodSummaries:
         have = {e.id: e for e in self.store.get(tenant)}
         made: list[Episode] = []
         logged: list[MemoryEvent] = []
-        for day in sorted(d for d in by_day if d < today):
-            ident = period_id(tenant, thread, DAY, day)
+
+        def build(kind: str, start: date, items: list, summarize, days: int) -> None:
+            ident = period_id(tenant, thread, kind, start)
             if ident in have:
-                continue
-            built = summarize_day(
+                return
+            built = summarize(
                 tenant,
                 thread,
-                day,
-                by_day[day],
+                start,
+                items,
                 brain=self._brain,
                 counter=self._counter,
-                now=_start(day + timedelta(days=1)),
+                now=_start(start + timedelta(days=days)),
             )
-            record = built.value
-            logged += self._log(tenant, record, built.notes)
-            made.append(record)
-            have[ident] = record
-        dailies = [e for e in have.values() if e.thread == DAY]
+            logged.extend(self._log(tenant, built.value, built.notes))
+            made.append(built.value)
+            have[ident] = built.value
+
+        for day in sorted(d for d in by_day if d < today):
+            build(DAY, day, by_day[day], summarize_day, 1)
         weeks: dict[date, list[Episode]] = defaultdict(list)
-        for record in dailies:
+        for record in (e for e in have.values() if e.thread == DAY):
             weeks[week_of(record.start.date())].append(record)
         for monday in sorted(m for m in weeks if m + timedelta(days=7) <= today):
-            ident = period_id(tenant, thread, WEEK, monday)
-            if ident in have:
-                continue
-            built = roll_up_week(
-                tenant,
-                thread,
-                monday,
-                weeks[monday],
-                brain=self._brain,
-                counter=self._counter,
-                now=_start(monday + timedelta(days=7)),
-            )
-            record = built.value
-            logged += self._log(tenant, record, built.notes)
-            made.append(record)
-            have[ident] = record
+            build(WEEK, monday, weeks[monday], roll_up_week, 7)
         if made:
             self.store.add(tenant, made)
         self._checked[(tenant, thread)] = today
