@@ -63,7 +63,6 @@ class FactMemory:
         self._lock = threading.RLock()
         self._active_cache: dict[str, list[Fact]] = {}
         self._views: dict[str, ActiveView] = {}
-        self._consolidated_month: dict[str, tuple[int, int]] = {}
 
     # --- reads -----------------------------------------------------------------
 
@@ -380,17 +379,18 @@ class FactMemory:
             return undone
 
     def month_turned(self, tenant: str, now: datetime) -> bool:
-        """Whether `now` is in a later calendar month than this tenant's last check.
+        """Whether `now` is in a later calendar month than the newest active fact.
 
-        The schedule for consolidation: the first check of a tenant only notes
-        the month, so a conversation is consolidated when its own time crosses
-        into a new month, not whenever a process happens to start.
+        The schedule for consolidation, read from the facts themselves so that a
+        restart or another process sees the same schedule: a conversation is
+        consolidated when its own time crosses into a new month. Ask before the
+        writes of the turn that might cross it.
         """
-        month = (now.year, now.month)
-        with self._lock:
-            last = self._consolidated_month.get(tenant)
-            self._consolidated_month[tenant] = month
-        return last is not None and month > last
+        rows = self._cached_rows(require_tenant(tenant))
+        if not rows:
+            return False
+        newest = max(max(r.created_at, r.last_confirmed_at) for r in rows)
+        return (now.year, now.month) > (newest.year, newest.month)
 
     def consolidate(
         self,

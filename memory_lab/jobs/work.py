@@ -181,6 +181,7 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
             deps.facts.refresh(tenant)
             return []
         try:
+            month_turned = deps.facts.month_turned(tenant, now)
             written = (
                 extract_with_commands(turns, tenant, deps.facts, extract, now=now)
                 if commanded
@@ -193,7 +194,7 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
                 tenant,
                 now=now,
                 summarise=grounded_summariser(deps.brain, deps.counter, notes),
-                scheduled=deps.facts.month_turned(tenant, now),
+                scheduled=month_turned,
             )
             brain_events = events_from_notes(tenant, now, notes)
             if brain_events:

@@ -92,12 +92,16 @@ def test_consolidation_runs_when_the_month_turns_below_the_limit():
         facts.write(
             "t1", cand(f"likes.{hobby}", hobby, category="preference", turn=f"m{i}")
         )
-    # The first check only notes the month; the same month again is no turn.
+    # The same month as the newest fact is no turn.
     assert not facts.month_turned("t1", clock.now())
     assert not facts.month_turned("t1", clock.now() + timedelta(days=1))
     assert facts.consolidate("t1", scheduled=False) == []
     later = clock.now() + timedelta(days=40)
     assert facts.month_turned("t1", later)
+    # The schedule lives in the stored facts: a restarted process sees it too.
+    again = FactMemory(facts.store, facts.events, clock, facts.config)
+    assert again.month_turned("t1", later)
+    assert not again.month_turned("t2", later)  # no facts, nothing to fold
     events = facts.consolidate("t1", now=later, scheduled=True)
     assert [e.kind for e in events] == ["facts_consolidated"]
     assert [f.key for f in facts.active("t1", now=later)] == ["likes.all"]
