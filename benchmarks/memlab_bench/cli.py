@@ -216,6 +216,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
     if llm is not None:
         results["brain"] = f"llm:{llm.model}"
+        results["command"] += f" --brain llm --llm-model {llm.model}"
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
