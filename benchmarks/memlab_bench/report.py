@@ -147,6 +147,9 @@ def _table(head: list[str], rows: list[list[object]]) -> list[str]:
     return [_row(head), _row(["---"] * len(head)), *(_row(r) for r in rows), ""]
 
 
+BURST_NOTE = " (the burst below uses the rule-based brain)"
+
+
 def brain_label(results: dict) -> str:
     """Which brain the recipes' ingest ran with, as the tables say it."""
     brain = results.get("brain", "")
@@ -186,8 +189,9 @@ def markdown(results: dict) -> str:
         "## Ingest per turn (ms)",
         "",
         "Memory recipes on SQLite + Chroma in a temporary folder, "
-        f"{brain_label(results)}, local MiniLM embeddings (the burst below always "
-        "uses the rule-based brain). Compression and extraction run in the engine's "
+        f"{brain_label(results)}, local MiniLM embeddings"
+        f"{BURST_NOTE if 'brain' in results else ''}"
+        ". Compression and extraction run in the engine's "
         "background worker, so a turn where a trigger fires only records a job; "
         "`turn` is the turns where no trigger fired, `compression turn` those where "
         "one did (p50 / p95 / max), and the ratio is the compression turns' p95 "

@@ -17,7 +17,7 @@ import hashlib
 import re
 import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
@@ -207,7 +207,14 @@ class PeriodSummaries:
         made: list[Episode] = []
         logged: list[MemoryEvent] = []
 
-        def build(kind: str, start: date, items: list, summarize, days: int) -> None:
+        def build(
+            kind: str,
+            start: date,
+            items: list,
+            summarize: Callable[..., BrainResult[Episode]],
+            days: int,
+        ) -> None:
+            """Summarise one period unless it is stored; `days` is its length."""
             ident = period_id(tenant, thread, kind, start)
             if ident in have:
                 return
