@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import openai
 
@@ -38,6 +38,7 @@ __all__ = [
     "LLMRequestError",
     "LLMUnavailableError",
     "LLMUsage",
+    "RequestOptions",
     "ResponseCache",
     "RetryPolicy",
     "StructuredOutput",
@@ -56,6 +57,29 @@ class LLMUnavailableError(LLMError):
 
 class LLMRequestError(LLMError):
     """The endpoint refused the request itself; sending it again will not help."""
+
+
+class RequestOptions(TypedDict, total=False):
+    """What one call may set beyond its messages and `max_tokens`.
+
+    Attributes:
+        temperature: 0 (the default) for the most repeatable answers.
+        response_format: Usually `ChatClient.response_format_for(schema)`.
+        tools: OpenAI-style function tools.
+        tool_choice: Naming one function is what makes llama.cpp return
+            `tool_calls`; with `auto` it answers in prose.
+        seed: Sampling seed, for servers that honour it.
+        use_cache: False sends the request and stores nothing.
+        max_attempts: Overrides the client's for this call.
+    """
+
+    temperature: float
+    response_format: dict[str, Any] | None
+    tools: list[dict[str, Any]] | None
+    tool_choice: str | dict[str, Any] | None
+    seed: int | None
+    use_cache: bool
+    max_attempts: int | None
 
 
 #: The `complete` arguments that go into the request body, in wire order.
@@ -156,36 +180,23 @@ class ChatClient:
         messages: list[dict[str, Any]],
         *,
         max_tokens: int,
-        temperature: float = 0.0,
-        response_format: dict[str, Any] | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        seed: int | None = None,
-        use_cache: bool = True,
-        max_attempts: int | None = None,
+        **options: Unpack[RequestOptions],
     ) -> Completion:
         """One chat completion, from the cache when this exact request was answered.
 
         Args:
             messages: OpenAI-style chat messages.
             max_tokens: Cap on generated tokens.
-            temperature: 0 for the most repeatable answers.
-            response_format: Usually `self.response_format_for(schema)`.
-            tools: OpenAI-style function tools.
-            tool_choice: Naming one function is what makes llama.cpp return
-                `tool_calls`; with `auto` it answers in prose.
-            seed: Sampling seed, for servers that honour it.
-            use_cache: False sends the request and stores nothing.
-            max_attempts: Overrides the client's for this call.
+            **options: See `RequestOptions`.
 
         Raises:
             LLMUnavailableError: every attempt failed with a retryable error.
             LLMRequestError: the endpoint refused the request.
         """
-        body, key = self._request(messages, locals())
+        body, key = self._request(messages, max_tokens, options)
         if (hit := self._cached(key)) is not None:
             return hit
-        retrying = self.retry.retrying(max_attempts)
+        retrying = self.retry.retrying(options.get("max_attempts"))
         try:
             for attempt in retrying:
                 with attempt:
@@ -199,20 +210,14 @@ class ChatClient:
         messages: list[dict[str, Any]],
         *,
         max_tokens: int,
-        temperature: float = 0.0,
-        response_format: dict[str, Any] | None = None,
-        tools: list[dict[str, Any]] | None = None,
-        tool_choice: str | dict[str, Any] | None = None,
-        seed: int | None = None,
-        use_cache: bool = True,
-        max_attempts: int | None = None,
+        **options: Unpack[RequestOptions],
     ) -> Completion:
         """`complete` for asyncio, with at most `max_connections` in flight per loop."""
-        body, key = self._request(messages, locals())
+        body, key = self._request(messages, max_tokens, options)
         if (hit := self._cached(key)) is not None:
             return hit
         client, semaphore = self._loop_state()
-        retrying = self.retry.async_retrying(max_attempts)
+        retrying = self.retry.async_retrying(options.get("max_attempts"))
         try:
             async with semaphore:
                 async for attempt in retrying:
@@ -231,8 +236,12 @@ class ChatClient:
         `self.structured_output`.
 
         Raises:
-            LLMUnavailableError: the endpoint cannot be reached at all.
+            LLMUnavailableError: no probe was answered at all (the endpoint is down,
+                hanging, or failing every request), so nothing is known of it.
         """
+        answered = False
+        last: LLMError | None = None
+        detected: StructuredOutput = "none"
         for mode in STRUCTURED_OUTPUT_MODES:
             fmt = response_format_for(PROBE_SCHEMA, mode, name="probe")
             try:
@@ -244,16 +253,21 @@ class ChatClient:
                     max_attempts=1,
                 )
             except LLMUnavailableError as exc:
+                last = exc
                 if isinstance(exc.__cause__, openai.APIConnectionError):
-                    raise
+                    break  # down or hanging: one timeout is enough to know
                 continue  # a 5xx is how llama.cpp rejects `json_schema`
-            except LLMRequestError:
+            except LLMRequestError as exc:
+                answered, last = True, exc
                 continue
+            answered = True
             if probe_answer_fits(mode, answer.text):
-                self.structured_output = mode
-                return mode
-        self.structured_output = "none"
-        return "none"
+                detected = mode
+                break
+        if not answered:
+            raise LLMUnavailableError(f"every probe failed: {last}")
+        self.structured_output = detected
+        return detected
 
     def close(self) -> None:
         """Release the sync client's connections."""
@@ -270,14 +284,18 @@ class ChatClient:
         }
 
     def _request(
-        self, messages: list[dict[str, Any]], args: dict[str, Any]
+        self,
+        messages: list[dict[str, Any]],
+        max_tokens: int,
+        options: RequestOptions,
     ) -> tuple[dict[str, Any], str | None]:
         """The request body and its cache key (None when the cache is bypassed)."""
         body: dict[str, Any] = {"model": self.model, "messages": messages}
+        fields = {"max_tokens": max_tokens, "temperature": 0.0, **options}
         for name in _REQUEST_FIELDS:
-            if args[name] is not None:
-                body[name] = args[name]
-        cached = args["use_cache"] and self.cache is not None
+            if fields.get(name) is not None:
+                body[name] = fields[name]
+        cached = options.get("use_cache", True) and self.cache is not None
         return body, request_key(self.base_url, body) if cached else None
 
     def _cached(self, key: str | None) -> Completion | None:

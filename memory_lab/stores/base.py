@@ -10,9 +10,57 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypedDict, Unpack
 
 from memory_lab.types import Episode, Fact, MemoryEvent, Message
+
+
+class SeqSpan(TypedDict, total=False):
+    """Which messages to read by seq; both ends are included."""
+
+    first_seq: int
+    last_seq: int | None
+
+
+def seq_bounds(span: SeqSpan) -> tuple[int, int | None]:
+    """(first_seq, last_seq) with their defaults: from the first message, no end.
+
+    Raises:
+        TypeError: for a bound named otherwise; ignoring it would read every message.
+    """
+    if unknown := set(span) - set(SeqSpan.__annotations__):
+        raise TypeError(f"no message span bound named {', '.join(sorted(unknown))}")
+    return span.get("first_seq", 0), span.get("last_seq")
+
+
+def check_limit(limit: int | None) -> None:
+    """Raises ValueError for a negative `limit`; a negative slice would read wrongly."""
+    if limit is not None and limit < 0:
+        raise ValueError("limit cannot be negative")
+
+
+class FactFilters(TypedDict, total=False):
+    """Which fact rows to read; a filter left out or None matches every row."""
+
+    subject: str | None
+    category: str | None
+    key: str | None
+    status: str | None
+
+
+def given_filters(filters: FactFilters) -> dict[str, str]:
+    """The filters that constrain anything, in column order.
+
+    Raises:
+        TypeError: for a filter no fact has; ignoring it would read every row.
+    """
+    if unknown := set(filters) - set(FactFilters.__annotations__):
+        raise TypeError(f"no fact filter named {', '.join(sorted(unknown))}")
+    return {
+        name: value
+        for name in FactFilters.__annotations__
+        if (value := filters.get(name)) is not None
+    }
 
 
 class TranscriptStore(Protocol):
@@ -29,14 +77,9 @@ class TranscriptStore(Protocol):
         ...
 
     def messages(
-        self,
-        tenant: str,
-        thread: str | None = None,
-        *,
-        first_seq: int = 0,
-        last_seq: int | None = None,
+        self, tenant: str, thread: str | None = None, **span: Unpack[SeqSpan]
     ) -> list[Message]:
-        """Messages of a tenant (optionally one thread) in a seq range.
+        """Messages of a tenant (optionally one thread) in a seq range, in seq order.
 
         Returns those with first_seq <= seq <= last_seq.
         """
@@ -80,16 +123,8 @@ class FactStore(Protocol):
         """Replace a stored row with the same id (status, validity, confidence)."""
         ...
 
-    def rows(
-        self,
-        tenant: str,
-        *,
-        subject: str | None = None,
-        category: str | None = None,
-        key: str | None = None,
-        status: str | None = None,
-    ) -> list[Fact]:
-        """Rows matching the filters, ordered by creation time then id."""
+    def rows(self, tenant: str, **filters: Unpack[FactFilters]) -> list[Fact]:
+        """Rows matching every filter given, ordered by creation time then id."""
         ...
 
     def get(self, tenant: str, fact_id: str) -> Fact | None:
@@ -107,5 +142,9 @@ class EventLog(Protocol):
     def events(
         self, tenant: str, *, since: datetime | None = None, limit: int | None = None
     ) -> list[MemoryEvent]:
-        """A tenant's events, oldest first (the last `limit` when given)."""
+        """Events at or after `since`, oldest first; only the last `limit` if given.
+
+        Raises:
+            ValueError: when `limit` is negative.
+        """
         ...

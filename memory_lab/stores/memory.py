@@ -12,11 +12,19 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Unpack
 
 import numpy as np
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import require_tenant
+from memory_lab.stores.base import (
+    FactFilters,
+    SeqSpan,
+    check_limit,
+    given_filters,
+    seq_bounds,
+)
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode, Fact, MemoryEvent, Message
 
@@ -49,15 +57,11 @@ class InMemoryTranscriptStore:
         return out
 
     def messages(
-        self,
-        tenant: str,
-        thread: str | None = None,
-        *,
-        first_seq: int = 0,
-        last_seq: int | None = None,
+        self, tenant: str, thread: str | None = None, **span: Unpack[SeqSpan]
     ) -> list[Message]:
-        """Messages with first_seq <= seq <= last_seq, in seq order."""
+        """A scan of the tenant's list, which is already in seq order."""
         tenant = require_tenant(tenant)
+        first_seq, last_seq = seq_bounds(span)
         with self._lock:
             return [
                 m
@@ -111,27 +115,10 @@ class InMemoryFactStore:
                 raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
             rows[fact.id] = fact.model_copy(deep=True)
 
-    def rows(
-        self,
-        tenant: str,
-        *,
-        subject: str | None = None,
-        category: str | None = None,
-        key: str | None = None,
-        status: str | None = None,
-    ) -> list[Fact]:
-        """Rows matching every given filter, ordered by creation time then id."""
+    def rows(self, tenant: str, **filters: Unpack[FactFilters]) -> list[Fact]:
+        """A scan of every row; the reference the SQL stores are checked against."""
         tenant = require_tenant(tenant)
-        wanted = {
-            name: value
-            for name, value in (
-                ("subject", subject),
-                ("category", category),
-                ("key", key),
-                ("status", status),
-            )
-            if value is not None
-        }
+        wanted = given_filters(filters)
         with self._lock:
             found = [
                 f
@@ -167,20 +154,11 @@ class InMemoryEventLog:
                     log.append(event.model_copy(deep=True))
 
     def events(
-        self,
-        tenant: str,
-        *,
-        since: datetime | None = None,
-        limit: int | None = None,
+        self, tenant: str, *, since: datetime | None = None, limit: int | None = None
     ) -> list[MemoryEvent]:
-        """Events at or after `since`, oldest first; only the last `limit` if given.
-
-        Raises:
-            ValueError: when `limit` is negative.
-        """
+        """Sorted by time, ties in append order, as the SQL log orders them."""
         tenant = require_tenant(tenant)
-        if limit is not None and limit < 0:
-            raise ValueError("limit cannot be negative")
+        check_limit(limit)
         with self._lock:
             log = list(enumerate(self._events.get(tenant, [])))
         ordered = [e for _, e in sorted(log, key=lambda pair: (pair[1].at, pair[0]))]

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores.base import check_limit
 from memory_lab.stores.sqlite_db import (
     SqliteDatabase,
     decode_json,
@@ -78,26 +79,16 @@ class SqliteEventLog:
             )
 
     def events(
-        self,
-        tenant: str,
-        *,
-        since: datetime | None = None,
-        limit: int | None = None,
+        self, tenant: str, *, since: datetime | None = None, limit: int | None = None
     ) -> list[MemoryEvent]:
-        """Events at or after `since`, oldest first; only the last `limit` if given.
-
-        Raises:
-            ValueError: when `limit` is negative.
-        """
+        """Read newest first so that SQL's LIMIT keeps the last ones, then reversed."""
         tenant = require_tenant(tenant)
-        if limit is not None and limit < 0:
-            raise ValueError("limit cannot be negative")
+        check_limit(limit)
         sql = f"SELECT {_COLUMNS} FROM events WHERE tenant = ?"
         params: list[object] = [tenant]
         if since is not None:
             sql += " AND at_key >= ?"
             params.append(time_key(since))
-        # Newest first so LIMIT keeps the last ones; reversed below.
         sql += " ORDER BY at_key DESC, pos DESC"
         if limit is not None:
             sql += " LIMIT ?"

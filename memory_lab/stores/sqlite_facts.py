@@ -6,9 +6,10 @@ import sqlite3
 from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores.base import FactFilters, given_filters
 from memory_lab.stores.sqlite_db import (
     SqliteDatabase,
     decode_json,
@@ -65,7 +66,6 @@ _MIGRATIONS = (
 # Every Fact field; `created_key` is derived and never read back.
 _FIELDS = tuple(Fact.model_fields)
 _COLUMNS = ", ".join(_FIELDS)
-_FILTERS = ("subject", "category", "key", "status")
 
 
 class SqliteFactStore:
@@ -139,24 +139,14 @@ class SqliteFactStore:
             if cursor.rowcount != 1:
                 raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
 
-    def rows(
-        self,
-        tenant: str,
-        *,
-        subject: str | None = None,
-        category: str | None = None,
-        key: str | None = None,
-        status: str | None = None,
-    ) -> list[Fact]:
-        """Rows matching every given filter, ordered by creation time then id."""
+    def rows(self, tenant: str, **filters: Unpack[FactFilters]) -> list[Fact]:
+        """Each filter given becomes one equality in the WHERE clause."""
         tenant = require_tenant(tenant)
-        given = dict(zip(_FILTERS, (subject, category, key, status), strict=True))
         sql = f"SELECT {_COLUMNS} FROM facts WHERE tenant = ?"
         params: list[object] = [tenant]
-        for name, value in given.items():
-            if value is not None:
-                sql += f" AND {name} = ?"
-                params.append(value)
+        for name, value in given_filters(filters).items():
+            sql += f" AND {name} = ?"
+            params.append(value)
         with self._db.read() as conn:
             found = conn.execute(sql + " ORDER BY created_key, id", params).fetchall()
         return [_decode(row) for row in found]

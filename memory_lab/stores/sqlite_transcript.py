@@ -5,8 +5,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Unpack
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores.base import SeqSpan, seq_bounds
 from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Message
@@ -84,15 +86,11 @@ class SqliteTranscriptStore:
         return out
 
     def messages(
-        self,
-        tenant: str,
-        thread: str | None = None,
-        *,
-        first_seq: int = 0,
-        last_seq: int | None = None,
+        self, tenant: str, thread: str | None = None, **span: Unpack[SeqSpan]
     ) -> list[Message]:
-        """Messages with first_seq <= seq <= last_seq, in seq order."""
+        """One range scan of the (tenant, seq) key, or of (tenant, thread, seq)."""
         tenant = require_tenant(tenant)
+        first_seq, last_seq = seq_bounds(span)
         sql = f"SELECT {_COLUMNS} FROM messages WHERE tenant = ? AND seq >= ?"
         params: list[object] = [tenant, first_seq]
         if thread is not None:

@@ -54,6 +54,7 @@ from memory_lab.types import (
 )
 
 T = TypeVar("T")
+S = TypeVar("S", SummaryResponse, CondenseResponse)
 
 FAILED_PREAMBLE = (
     "The language model endpoint failed; answering from memory without it:"
@@ -146,20 +147,16 @@ class OpenAICompatBrain:
         if not messages:
             # Nothing for a model to read; the fallback defines the empty record.
             return self.fallback.summarize(messages, max_tokens=max_tokens)
-        try:
-            reply = self.responder.ask_json(
-                summarize_prompt.build(messages, max_tokens=max_tokens),
-                SummaryResponse,
-                max_tokens=2 * max_tokens + _SUMMARY_OVERHEAD_TOKENS,
-                check=_check_summary,
-            )
-        except CallFailed as failure:
-            return self._fall_back(
-                "summarize",
-                failure,
-                [m.id for m in messages],
-                lambda: self.fallback.summarize(messages, max_tokens=max_tokens),
-            )
+        reply, fell_back = self._ask_summary(
+            "summarize",
+            summarize_prompt.build(messages, max_tokens=max_tokens),
+            SummaryResponse,
+            max_tokens=max_tokens,
+            refs=[m.id for m in messages],
+            fallback=lambda: self.fallback.summarize(messages, max_tokens=max_tokens),
+        )
+        if fell_back is not None:
+            return fell_back
         return BrainResult(
             EpisodeDraft(
                 summary=self._fit(reply.summary.strip(), max_tokens),
@@ -174,20 +171,16 @@ class OpenAICompatBrain:
         """`text` shortened to `max_tokens`; text that already fits is kept as is."""
         if self._counter.count(text) <= max_tokens:
             return BrainResult(text)
-        try:
-            reply = self.responder.ask_json(
-                condense_prompt.build(text, max_tokens=max_tokens),
-                CondenseResponse,
-                max_tokens=2 * max_tokens + _SUMMARY_OVERHEAD_TOKENS,
-                check=_check_condense,
-            )
-        except CallFailed as failure:
-            return self._fall_back(
-                "condense",
-                failure,
-                [],
-                lambda: self.fallback.condense(text, max_tokens=max_tokens),
-            )
+        reply, fell_back = self._ask_summary(
+            "condense",
+            condense_prompt.build(text, max_tokens=max_tokens),
+            CondenseResponse,
+            max_tokens=max_tokens,
+            refs=[],
+            fallback=lambda: self.fallback.condense(text, max_tokens=max_tokens),
+        )
+        if fell_back is not None:
+            return fell_back
         return BrainResult(self._fit(reply.summary.strip(), max_tokens))
 
     def extract(
@@ -265,6 +258,32 @@ class OpenAICompatBrain:
 
     # -- fallback ------------------------------------------------------------------
 
+    def _ask_summary(
+        self,
+        operation: str,
+        prompt: list[dict[str, str]],
+        schema: type[S],
+        *,
+        max_tokens: int,
+        refs: list[str],
+        fallback: Callable[[], BrainResult[T]],
+    ) -> tuple[S, None] | tuple[None, BrainResult[T]]:
+        """A summary-shaped reply, or the fallback's result when the model gave none.
+
+        The reply may run to twice the summary's budget plus room for its other
+        fields; `_fit` holds the summary itself to `max_tokens` afterwards.
+        """
+        try:
+            reply = self.responder.ask_json(
+                prompt,
+                schema,
+                max_tokens=2 * max_tokens + _SUMMARY_OVERHEAD_TOKENS,
+                check=_check_summary,
+            )
+        except CallFailed as failure:
+            return None, self._fall_back(operation, failure, refs, fallback)
+        return reply, None
+
     def _fall_back(
         self,
         operation: str,
@@ -303,14 +322,9 @@ class OpenAICompatBrain:
         return " ".join(words[:lo])
 
 
-def _check_summary(reply: SummaryResponse) -> None:
+def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:
     if not reply.summary.strip():
         raise UnusableReply("empty summary")
-
-
-def _check_condense(reply: CondenseResponse) -> None:
-    if not reply.summary.strip():
-        raise UnusableReply("empty condensed summary")
 
 
 def _clean(items: Sequence[str]) -> list[str]:

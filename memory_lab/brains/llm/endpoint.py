@@ -21,24 +21,19 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import openai
 from pydantic import BaseModel, ValidationError
 
 from memory_lab.brains.llm.breaker import CircuitBreaker
 from memory_lab.llm.client import (
     ChatClient,
-    LLMError,
     LLMRequestError,
     LLMUnavailableError,
 )
 from memory_lab.llm.response_cache import ResponseCache, request_key
 from memory_lab.llm.structured_output import (
-    PROBE_MESSAGES,
-    PROBE_SCHEMA,
     STRUCTURED_OUTPUT_MODES,
     StructuredOutput,
     check_mode,
-    probe_answer_fits,
     response_format_for,
 )
 
@@ -232,34 +227,18 @@ class ModelEndpoint:
     def _probe(self) -> StructuredOutput:
         """The strongest dialect the endpoint honours, or `none`.
 
-        Unlike a bare probe loop, an endpoint that answered no probe at all is a
-        failed call (it feeds the breaker), not an endpoint without JSON support.
+        An endpoint that answered no probe at all is a failed call (it feeds the
+        breaker), not an endpoint without JSON support.
         """
-        answered = False
-        last: LLMError | None = None
-        for mode in STRUCTURED_OUTPUT_MODES:
-            fmt = response_format_for(PROBE_SCHEMA, mode, name="probe")
-            try:
-                answer = self.client.complete(
-                    PROBE_MESSAGES, max_tokens=16, response_format=fmt, max_attempts=1
-                )
-            except LLMUnavailableError as exc:
-                last = exc
-                if isinstance(exc.__cause__, openai.APIConnectionError):
-                    break  # down or hanging: one timeout is enough to know
-                continue  # a 5xx is how llama.cpp rejects `json_schema`
-            except LLMRequestError as exc:
-                answered, last = True, exc
-                continue
-            answered = True
-            if probe_answer_fits(mode, answer.text):
-                self.breaker.succeeded()
-                return mode
-        if not answered:
+        try:
+            mode = self.client.detect_structured_output()
+        except LLMUnavailableError as exc:
             self.breaker.failed()
-            raise CallFailed(f"structured-output probe failed: {_clip(str(last), 200)}")
+            raise CallFailed(
+                f"structured-output probe failed: {_clip(str(exc), 200)}"
+            ) from exc
         self.breaker.succeeded()
-        return "none"
+        return mode
 
 
 def _parse(text: str, schema: type[M]) -> M:
