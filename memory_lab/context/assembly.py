@@ -141,21 +141,21 @@ def _fill(
 
 def _block(
     kind: str,
-    lines: Sequence[str],
+    rows: Sequence[tuple[str, str | None]],
     budget: int,
-    items: Sequence[str],
     counter: TokenCounter,
 ) -> ContextBlock:
-    if not lines:
+    """One delimited block of `rows`: (line, id of what it shows, if anything)."""
+    if not rows:
         return ContextBlock(kind=kind, text="", tokens=0, budget=budget, items=[])
-    body = "\n".join(escape_data(line) for line in lines)
+    body = "\n".join(escape_data(line) for line, _ in rows)
     text = f'<memory type="{kind}">\n{body}\n</memory>'
     return ContextBlock(
         kind=kind,
         text=text,
         tokens=counter.count(text),
         budget=budget,
-        items=list(items),
+        items=[item for _, item in rows if item is not None],
     )
 
 
@@ -196,13 +196,8 @@ def assemble(
         take.append(i)
         used += cost
     take.sort()
-    window_block = _block(
-        "window",
-        [window_lines[i] for i in take],
-        budget.window,
-        [recent[i].id for i in take],
-        counter,
-    )
+    shown_turns = [(window_lines[i], recent[i].id) for i in take]
+    window_block = _block("window", shown_turns, budget.window, counter)
     remaining -= window_block.tokens
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)
@@ -217,13 +212,8 @@ def assemble(
     fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in ranked]
     fact_room = max(0, min(budget.facts, remaining) - wrapper)
     idx, _ = _fill(fact_lines, fact_room, counter, scan)
-    facts_block = _block(
-        "facts",
-        [fact_lines[i] for i in idx],
-        budget.facts,
-        [ranked[i].id for i in idx],
-        counter,
-    )
+    shown_facts = [(fact_lines[i], ranked[i].id) for i in idx]
+    facts_block = _block("facts", shown_facts, budget.facts, counter)
     remaining -= facts_block.tokens
 
     def summary() -> ContextBlock:
@@ -234,7 +224,9 @@ def assemble(
             if data.summary
             else ""
         )
-        return _block("summary", [text] if text else [], budget.summary, [], counter)
+        return _block(
+            "summary", [(text, None)] if text else [], budget.summary, counter
+        )
 
     def episodes() -> ContextBlock:
         # Episodes get their own budget plus whatever the other blocks left unused.
@@ -325,13 +317,9 @@ def _episodes_block(
     rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
     rows.sort(key=lambda r: (r[0], r[1]))
     lead.sort(key=lambda r: r[0])
-    return _block(
-        "episodes",
-        [r[1] for r in lead] + [r[2] for r in rows],
-        budget,
-        [r[2] for r in lead] + [r[3] for r in rows],
-        counter,
-    )
+    picked = [(line, item) for _, line, item in lead]
+    picked += [(line, item) for _, _, line, item in rows]
+    return _block("episodes", picked, budget, counter)
 
 
 def _truncate_newest(text: str, budget: int, counter: TokenCounter) -> str:

@@ -10,13 +10,14 @@ expanded back.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import Any
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
 from memory_lab.tokens import TokenCounter
-from memory_lab.types import Episode, Message
+from memory_lab.types import Episode, EpisodeDraft, Message
 from memory_lab.window.triggers import period_of
 
 
@@ -60,6 +61,34 @@ def summary_budget(original_tokens: int, config: WindowConfig) -> int:
     )
 
 
+def turn_span(turns: Sequence[Message], counter: TokenCounter) -> dict[str, Any]:
+    """The fields naming the turns a record covers, which make it expandable."""
+    return {
+        "first_seq": turns[0].seq,
+        "last_seq": turns[-1].seq,
+        "turn_ids": [m.id for m in turns],
+        "original_message_count": len(turns),
+        "original_tokens": sum(counter.count(m.content) for m in turns),
+    }
+
+
+def from_draft(
+    draft: EpisodeDraft,
+    counter: TokenCounter,
+    *,
+    items: Callable[[Sequence[str]], list[str]] = list,
+) -> dict[str, Any]:
+    """The fields a record takes from its brain's draft; `items` cleans each list."""
+    return {
+        "summary": draft.summary,
+        "summary_tokens": counter.count(draft.summary),
+        "intent": draft.intent,
+        "key_facts": items(draft.key_facts),
+        "decisions": items(draft.decisions),
+        "open_questions": items(draft.open_questions),
+    }
+
+
 def build_episodes(
     tenant: str,
     thread: str,
@@ -80,9 +109,9 @@ def build_episodes(
     episodes = []
     notes: list[BrainNote] = []
     for chunk in split_span(messages, recipe):
-        original = sum(counter.count(m.content) for m in chunk)
-        result = brain.summarize(chunk, max_tokens=summary_budget(original, config))
-        draft = result.value
+        span = turn_span(chunk, counter)
+        budget = summary_budget(span["original_tokens"], config)
+        result = brain.summarize(chunk, max_tokens=budget)
         notes.extend(result.notes)
         episodes.append(
             Episode(
@@ -90,22 +119,13 @@ def build_episodes(
                 tenant=tenant,
                 session=chunk[0].session,
                 thread=thread,
-                first_seq=chunk[0].seq,
-                last_seq=chunk[-1].seq,
-                turn_ids=[m.id for m in chunk],
                 start=chunk[0].timestamp,
                 end=chunk[-1].timestamp,
-                original_message_count=len(chunk),
-                original_tokens=original,
-                summary_tokens=counter.count(draft.summary),
-                summary=draft.summary,
-                intent=draft.intent,
-                key_facts=list(draft.key_facts),
-                decisions=list(draft.decisions),
-                open_questions=list(draft.open_questions),
                 created_at=now,
                 brain=brain.name,
                 trigger=trigger,
+                **span,
+                **from_draft(result.value, counter),
             )
         )
     return BrainResult(episodes, tuple(notes))

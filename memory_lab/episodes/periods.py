@@ -22,6 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.clock import Clock
+from memory_lab.episodes.compression import from_draft, turn_span
 from memory_lab.events import events_from_notes, make_event
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
@@ -77,28 +78,18 @@ def summarize_day(
 ) -> BrainResult[Episode]:
     """One day's turns as a record of what was decided, learned and left open."""
     result = brain.summarize(turns, max_tokens=DAY_SUMMARY_TOKENS)
-    draft = result.value
     record = Episode(
         id=period_id(tenant, thread, DAY, day),
         tenant=tenant,
         session=turns[-1].session,
         thread=DAY,
-        first_seq=turns[0].seq,
-        last_seq=turns[-1].seq,
-        turn_ids=[m.id for m in turns],
         start=_start(day),
         end=_start(day + timedelta(days=1)),
-        original_message_count=len(turns),
-        original_tokens=sum(counter.count(m.content) for m in turns),
-        summary_tokens=counter.count(draft.summary),
-        summary=draft.summary,
-        intent=draft.intent,
-        key_facts=_unique(draft.key_facts),
-        decisions=_unique(draft.decisions),
-        open_questions=_unique(draft.open_questions),
         created_at=now,
         brain=brain.name,
         trigger="daily",
+        **turn_span(turns, counter),
+        **from_draft(result.value, counter, items=_unique),
     )
     return BrainResult(record, result.notes)
 

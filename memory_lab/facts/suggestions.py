@@ -43,21 +43,15 @@ def deadline_of(fact: Fact) -> datetime | None:
 
 def _dated(fact: Fact, due: datetime, now: datetime) -> Suggestion:
     when = due.date().isoformat()
-    if now >= due:
-        days = (now - due).days
-        return Suggestion(
-            prompt=f"Overdue since {when}: {fact.value}. Is it done?",
-            reason=f"was due {days} day(s) ago",
-            fact_id=fact.id,
-            due=due,
-            overdue=True,
-        )
-    days = (due - now).days
+    overdue = now >= due
+    if overdue:
+        prompt = f"Overdue since {when}: {fact.value}. Is it done?"
+        reason = f"was due {(now - due).days} day(s) ago"
+    else:
+        prompt = f"Coming up by {when}: {fact.value}. Shall we prepare?"
+        reason = f"due in {(due - now).days} day(s)"
     return Suggestion(
-        prompt=f"Coming up by {when}: {fact.value}. Shall we prepare?",
-        reason=f"due in {days} day(s)",
-        fact_id=fact.id,
-        due=due,
+        prompt=prompt, reason=reason, fact_id=fact.id, due=due, overdue=overdue
     )
 
 

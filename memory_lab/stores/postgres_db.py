@@ -19,12 +19,11 @@ Reads run in `REPEATABLE READ` transactions, so each sees one snapshot.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from memory_lab.stores.locations import DEFAULT_NAMESPACE, namespace_key, store_url
+from memory_lab.stores.transactions import JoinedTransactions
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 1: the tables of the SQLite stores and ledger, with Postgres types (BIGINT
@@ -153,7 +152,7 @@ class SchemaVersionError(RuntimeError):
     """The database's schema is newer than this code knows how to use."""
 
 
-class PostgresDatabase:
+class PostgresDatabase(JoinedTransactions):
     """A connection to one namespace (schema) of a Postgres database.
 
     One connection per instance, guarded by a lock within the process, as with
@@ -191,9 +190,7 @@ class PostgresDatabase:
             connect_timeout=connect_timeout_s,
             row_factory=_row_factory,
         )
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._writing = False
+        self._start_transactions()
         # Advisory lock keys: one for this namespace's writes, one for migrating.
         self._write_key = _lock_key(f"write:{self.schema}")
         self._migrate_key = _lock_key(f"migrate:{self.schema}")
@@ -239,56 +236,18 @@ class PostgresDatabase:
     def ensure(self, schema: Sequence[str]) -> None:
         """Nothing to do: `MIGRATIONS` made every store's tables at connect."""
 
-    @contextmanager
-    def write(self) -> Iterator[_Connection]:
-        """A write transaction holding the namespace's write lock from its start.
-
-        Inside another `write` on the same thread it joins that transaction, so
-        stores sharing this database commit (or roll back) together.
-        """
-        with self._lock:
-            if self._depth:
-                if not self._writing:
-                    raise RuntimeError("a write cannot join a read transaction")
-                yield _Connection(self._conn)
-                return
-            self._conn.execute("BEGIN")
-            self._writing = True
-            self._depth += 1
-            try:
-                self._conn.execute(
-                    "SELECT pg_advisory_xact_lock(%s)", (self._write_key,)
-                )
-                yield _Connection(self._conn)
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
-            finally:
-                self._writing = False
-                self._depth -= 1
-
-    @contextmanager
-    def read(self) -> Iterator[_Connection]:
-        """A read transaction: all its queries see one snapshot.
-
-        Inside another transaction on the same thread it joins it (and reads a
-        write's own changes).
-        """
-        with self._lock:
-            if self._depth:
-                yield _Connection(self._conn)
-                return
+    def _begin(self, *, write: bool) -> None:
+        if not write:
             self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            self._depth += 1
-            try:
-                yield _Connection(self._conn)
-                self._conn.execute("COMMIT")
-            except BaseException:
-                self._rollback()
-                raise
-            finally:
-                self._depth -= 1
+            return
+        self._conn.execute("BEGIN")
+        self._conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._write_key,))
+
+    def _commit(self) -> None:
+        self._conn.execute("COMMIT")
+
+    def _handle(self) -> _Connection:
+        return _Connection(self._conn)
 
     def _rollback(self) -> None:
         import psycopg

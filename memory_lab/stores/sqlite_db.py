@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from memory_lab.stores.transactions import JoinedTransactions
 
 MEMORY = ":memory:"
 """Path that opens a private, unshared in-memory database."""
@@ -28,7 +28,7 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
 
 
-class SqliteDatabase:
+class SqliteDatabase(JoinedTransactions):
     """A connection to one SQLite file, serialised within the process.
 
     WAL lets readers in other processes proceed while one writes; `busy_timeout`
@@ -68,9 +68,7 @@ class SqliteDatabase:
             timeout=busy_timeout_ms / 1000,
         )
         self._conn.row_factory = sqlite3.Row
-        self._lock = threading.RLock()
-        self._depth = 0  # open transactions on this connection (nested ones join)
-        self._writing = False
+        self._start_transactions()
         with self._lock:
             self._conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             self._conn.execute("PRAGMA journal_mode = WAL")
@@ -85,53 +83,20 @@ class SqliteDatabase:
             for statement in schema:
                 conn.execute(statement)
 
-    @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction that holds the file's write lock from its start.
+    def _begin(self, *, write: bool) -> None:
+        # IMMEDIATE takes the file's write lock now, not at the first write, so
+        # a read-then-write step cannot interleave with another process.
+        self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
-        Inside another `write` on the same thread it joins that transaction, so
-        stores sharing this database commit (or roll back) together.
-        """
-        with self._lock:
-            if self._depth:
-                if not self._writing:
-                    raise RuntimeError("a write cannot join a read transaction")
-                yield self._conn
-                return
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._writing = True
-            self._depth += 1
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                # A failed COMMIT can leave the transaction open; never keep a
-                # half-applied batch.
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
-            finally:
-                self._writing = False
-                self._depth -= 1
+    def _commit(self) -> None:
+        self._conn.execute("COMMIT")
 
-    @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: all its queries see one snapshot.
+    def _rollback(self) -> None:
+        if self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")
 
-        Inside another transaction on the same thread it joins it (and reads a
-        write's own changes).
-        """
-        with self._lock:
-            if self._depth:
-                yield self._conn
-                return
-            self._conn.execute("BEGIN")
-            self._depth += 1
-            try:
-                yield self._conn
-            finally:
-                self._depth -= 1
-                self._conn.execute("COMMIT")
+    def _handle(self) -> sqlite3.Connection:
+        return self._conn
 
     def close(self) -> None:
         """Close the connection; the store is unusable afterwards."""
