@@ -16,11 +16,13 @@ Map of the library:
 - `episodes/`: `compression` (a span of turns into episodes), `search` (episodes
   by meaning, re-ranked by the query's words), `excerpts` (BM25 over their turns),
   `periods` (daily summaries and weekly roll-ups).
-- `facts/`: `reconciliation` (the pure write decision), `memory` (FactMemory:
-  reconciled writes, lifecycle, reads), `ranking` (the one fact order and the
-  core), `timeline` (as-of queries on valid and record time), `valid_time`,
-  `dedup` (one fact per meaning), `commands` and `explicit` (remember / forget /
-  correct), `suggestions`, `tools` (memory tools for an agent).
+- `facts/`: `reconciliation` (the pure write decision and what it says),
+  `memory` (FactMemory: reconciled writes, lifecycle, reads), `active_view` (the
+  indexed active facts a query ranks), `ranking` (the one fact order and the
+  core), `folding` (which facts consolidation folds) and `consolidation` (the
+  brain's grounded value for them), `timeline` (as-of queries on valid and record
+  time), `valid_time`, `dedup` (one fact per meaning), `commands` and `explicit`
+  (remember / forget / correct), `suggestions`, `tools` (memory tools for an agent).
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
 - `brains/`: the protocol (results carry tenant-free notes; `usage()` counts);

@@ -199,6 +199,15 @@ class FactConfig(Frozen):
         "(measured with the local MiniLM: paraphrases 0.73-0.89, distinct facts "
         "at most 0.61).",
     )
+    same_slot_threshold: float = Field(
+        default=0.36,
+        ge=0.0,
+        le=1.0,
+        description="When a new fact's value equals a stored one's, cosine "
+        "similarity of the two keys' words needed to call them one slot (local "
+        "MiniLM: paraphrased slots 0.37-0.80, such as 'diet' and 'is vegetarian'; "
+        "unrelated ones up to 0.36, such as 'city' and 'job'; a thin margin).",
+    )
 
     def policy(self, category: str) -> CategoryPolicy:
         """Policy of a category.

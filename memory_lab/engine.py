@@ -138,7 +138,12 @@ class MemoryEngine:
             embedder=self.embedder,
         )
         self.periods = PeriodSummaries(
-            period_store, self.transcript, self.brain, self.counter, self.clock
+            period_store,
+            self.transcript,
+            self.brain,
+            self.counter,
+            self.clock,
+            self.events,
         )
         self.deps = Deps(
             transcript=self.transcript,
@@ -270,7 +275,8 @@ class MemoryEngine:
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
         tenant = require_tenant(tenant)
-        return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
+        with one_instant(self.deps):
+            return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
 
     def pending_jobs(self, tenant: str | None = None) -> int:
         """Memory jobs recorded and not yet done (of one tenant, if given)."""
@@ -320,10 +326,15 @@ class MemoryEngine:
     def memory_snapshot(
         self, tenant: str, *, thread: str = "main", events: int = 200
     ) -> MemorySnapshot:
-        """The typed read model of the whole memory of one thread."""
+        """The typed read model of the whole memory of one thread.
+
+        Read in one instant: a compression committing meanwhile would otherwise
+        show its turns both in the window and in an episode.
+        """
         tenant = require_tenant(tenant)
-        state = self.state(tenant, thread)
-        return take_snapshot(self.deps, state, tenant, thread, events_limit=events)
+        with one_instant(self.deps):
+            state = self.state(tenant, thread)
+            return take_snapshot(self.deps, state, tenant, thread, events_limit=events)
 
     # --- internals -------------------------------------------------------------
 
@@ -342,11 +353,6 @@ class MemoryEngine:
                 **update,
             }
             out = self.graph.invoke(payload, context=self.deps)
-            # Days and weeks that ended are summarised after the step, outside
-            # the graph: they read the transcript, not the window.
-            finished = self.periods.update(tenant, thread)
-            if finished:
-                self.events.append(tenant, finished)
         if out.get("jobs"):
             self.worker.notify()
         decision = (
@@ -359,10 +365,7 @@ class MemoryEngine:
         )
         return StepResult(
             decision=decision,
-            events=[
-                *(MemoryEvent.model_validate(e) for e in out.get("step_events", [])),
-                *finished,
-            ],
+            events=[MemoryEvent.model_validate(e) for e in out.get("step_events", [])],
             reply=out.get("reply"),
             context=context,
             window_size=len(out.get("window", [])),
@@ -371,7 +374,27 @@ class MemoryEngine:
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)
-        return [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+        events = [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+        # Days and weeks that ended by the job's time are summarised here, on the
+        # worker: they read the transcript, and the brain never runs on a turn.
+        # The job is committed by now, so a failure here is logged, not retried
+        # as the job's; the next job tries the summaries again.
+        try:
+            return events + self.periods.update(
+                job.tenant, job.thread, now=job.asked_at
+            )
+        except Exception as exc:  # noqa: BLE001 - the job itself succeeded
+            from memory_lab.events import make_event
+
+            failed = make_event(
+                job.tenant,
+                "job_failed",
+                job.asked_at,
+                f"day and week summaries after job {job.id} failed: {exc!r}",
+                [str(job.id)],
+            )
+            self.events.append(job.tenant, [failed])
+            return [*events, failed]
 
     def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
         from memory_lab.events import make_event
@@ -388,6 +411,13 @@ class MemoryEngine:
             [str(job.id), f"attempt {job.attempts + 1}"],
         )
         self.events.append(job.tenant, [event])
+
+    def __enter__(self) -> MemoryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        # On an error the owed work stays in the ledger for the next engine.
+        self.close(wait=exc[0] is None)
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the worker and release the stores.

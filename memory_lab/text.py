@@ -62,6 +62,31 @@ list of pleasantries, which weighs it as small talk rather than dropping it.
 """
 
 
+# Counts written as words ("two weeks ago", "for a couple of months"), shared
+# by relative-date rendering and validity windows so both read the same phrases.
+NUMBER_WORDS = {
+    "a couple of": 2,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+# Longest first, so "a couple of" is tried before "a".
+NUMBER_WORD_PATTERN = "|".join(
+    re.escape(w) for w in sorted(NUMBER_WORDS, key=len, reverse=True)
+)
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased words minus stop words: the vocabulary relevance is judged on."""
     return {

@@ -50,6 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="only time one small eval with the local executor and with Ray, "
         "2 workers each (writes bench-executors.json)",
     )
+    p.add_argument(
+        "--ingest-scaling",
+        action="store_true",
+        help="only measure ingest throughput with 1, 2 and 4 processes on SQLite, "
+        "on Postgres and on Postgres with a Chroma server, each started for the "
+        "run (writes bench-ingest-scaling.json)",
+    )
     p.set_defaults(func=run)
 
 
@@ -79,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_throughput(args.out)
     if args.executors:
         return _run_executors(args.out)
+    if args.ingest_scaling:
+        return _run_ingest_scaling(args.out, args.seed)
     if args.faults:
         return run_fault_bench(args)
     mode = FULL if args.full else QUICK
@@ -157,6 +166,27 @@ def _run_executors(out: Path) -> int:
     return 0 if result["identical_logs"] else 1
 
 
+def _run_ingest_scaling(out: Path, seed: int) -> int:
+    import sys
+
+    from memlab_bench.ingest_scaling import measure_ingest_scaling
+    from memlab_bench.machine import machine_info
+
+    result = measure_ingest_scaling(
+        seed=seed, report=lambda line: print(line, file=sys.stderr, flush=True)
+    )
+    result["command"] = "memory-lab bench --ingest-scaling"
+    result["machine"] = machine_info(REPO)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "bench-ingest-scaling.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    for store, ratios in result["ratios"].items():
+        shown = ", ".join(f"{n} processes x{r}" for n, r in ratios.items())
+        print(f"ingest scaling on {store}: {shown}")
+    print(f"wrote {path}")
+    return 0
+
+
 def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:
     """Every benchmark of `mode`, under one progress display.
 
@@ -178,15 +208,15 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     turns = conv.turns[:longest]
     tenant = turns[0].tenant
     questions = _questions(conv, mode.questions)
-    pool = list(dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20))[
-        :512
-    ]
+    distinct = dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20)
+    pool = list(distinct)[: mode.retrieval_pool]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
     stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
     stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
     if llm is not None:
         results["brain"] = f"llm:{llm.model}"
+        results["command"] += f" --brain llm --llm-model {llm.model}"
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -207,6 +237,15 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             )
 
         rss = results["peak_rss_mb_after"] = {}
+        # Where the run's time goes, so a mode's sizes can be set against its budget.
+        took = results["stage_seconds"] = {}
+        mark = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal mark
+            took[stage] = round(time.perf_counter() - mark, 1)
+            mark = time.perf_counter()
+
         results["ingest"] = run_ingest(
             mode.recipes,
             mode.baselines,
@@ -216,12 +255,14 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             llm=llm,
         )
         rss["ingest"] = peak_rss_mb()
+        lap("ingest")
         from memlab_bench.burst import run_burst
 
         results["burst"] = []
         for spec in mode.burst_recipes:
             advance(f"burst {spec}")
             results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
+        lap("burst")
         results["retrieval"] = run_retrieval(
             mode.retrieval_sizes,
             pool,
@@ -230,6 +271,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             advance,
         )
         rss["retrieval"] = peak_rss_mb()
+        lap("retrieval")
         results["growth"] = run_growth(
             growth_systems,
             turns,
@@ -241,12 +283,14 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             lambda: progress.advance(turns_task),
         )
         rss["growth"] = peak_rss_mb()
+        lap("growth")
         progress.update(turns_task, visible=False)
         if mode.locomo_eval:
             from memlab_bench.locomo import time_locomo_eval
 
             advance("LoCoMo dev eval")
             results["locomo_eval"] = time_locomo_eval(out / "locomo-eval")
+            lap("locomo_eval")
     results["peak_rss_mb"] = peak_rss_mb()
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["machine"] = machine_info(REPO)

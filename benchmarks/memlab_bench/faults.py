@@ -7,7 +7,9 @@ SIGKILL when it reaches a chosen phase for the n-th time
 (`memory_lab.jobs.phases`); a share of the children are instead killed by the
 parent after a random delay, which lands anywhere, including inside SQLite or
 Chroma writes. After the last kill an undisturbed child finishes the
-conversation and waits for the memory work.
+conversation and waits for the memory work. Given servers (a `StoreSpec`), every
+conversation keeps its memory there instead, in namespaces of its own, so the
+kills land inside Postgres transactions and Chroma server requests.
 
 Each conversation is then checked, in a forked child, against its own invariants
 and against a reference run of the same conversation that was never killed:
@@ -32,10 +34,11 @@ import time
 import traceback
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memory_lab.jobs.phases import PHASES
+from memory_lab.stores.locations import StoreSpec
 
 TIMER = "random_time"
 """Label of kills the parent delivers after a random delay."""
@@ -94,6 +97,9 @@ class Conversation:
     recipe: object
     data: Path
     reference: Path
+    stores: StoreSpec | None = None
+    """The killed run's servers (None: everything in `data`)."""
+    reference_stores: StoreSpec | None = None
     stage: str = "reference"
     kills: Counter = field(default_factory=Counter)
     result: dict | None = None
@@ -102,11 +108,14 @@ class Conversation:
 # --- children (run after fork; never return) -----------------------------------
 
 
-def _engine(data: Path, recipe, start):
+def _engine(data: Path, recipe, start, stores: StoreSpec | None = None):
     from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 
     return MemoryEngine(
-        data, config=MemoryConfig(recipe=recipe), clock=ManualClock(start)
+        data,
+        config=MemoryConfig(recipe=recipe),
+        clock=ManualClock(start),
+        stores=stores,
     )
 
 
@@ -124,9 +133,13 @@ def _ingest_child(conv: Conversation, turns, plan: Plan | None) -> int:
                     os.kill(os.getpid(), signal.SIGKILL)
 
         phases.listen(listener)
-    data = conv.reference if plan is None else conv.data
+    data, stores = (
+        (conv.reference, conv.reference_stores)
+        if plan is None
+        else (conv.data, conv.stores)
+    )
     tenant = turns[0].tenant
-    engine = _engine(data, conv.recipe, turns[0].timestamp)
+    engine = _engine(data, conv.recipe, turns[0].timestamp, stores)
     decided = engine.jobs.marks(tenant, TENANT_THREAD).decided_upto
     stored = {m.id: m.seq for m in engine.transcript.messages(tenant)}
     for m in turns:
@@ -142,8 +155,9 @@ def _ingest_child(conv: Conversation, turns, plan: Plan | None) -> int:
 def _check_child(conv: Conversation, turns, out: Path) -> int:
     """Compare the killed run's stores with the reference run's; write the counts."""
     tenant = turns[0].tenant
-    engine = _engine(conv.data, conv.recipe, turns[-1].timestamp)
-    reference = _engine(conv.reference, conv.recipe, turns[-1].timestamp)
+    last = turns[-1].timestamp
+    engine = _engine(conv.data, conv.recipe, last, conv.stores)
+    reference = _engine(conv.reference, conv.recipe, last, conv.reference_stores)
     engine.flush()
     reference.flush()
     counts = check_conversation(engine, reference, tenant, [m.id for m in turns])
@@ -275,6 +289,7 @@ def run_faults(
     timer_share: float = 0.2,
     report: Callable[[str], None] | None = None,
     child_timeout_s: float = 300.0,
+    servers: StoreSpec | None = None,
 ) -> dict:
     """Kill ingesting children `kills` times; return the counts and the check.
 
@@ -283,7 +298,9 @@ def run_faults(
     process with no other threads (a fresh one): a fork copies the locks other
     threads hold, and a child that needs one waits forever. A child that runs
     past `child_timeout_s` is killed and the run fails naming it, rather than
-    waiting for it.
+    waiting for it. With `servers`, conversation i keeps its killed run in
+    namespace `<servers.namespace>_c<i>` and its reference in `..._r<i>` there
+    (the folders in `work` then hold only the check's result).
 
     Raises:
         RuntimeError: when a child fails or hangs.
@@ -295,6 +312,9 @@ def run_faults(
 
     import memory_lab.engine  # noqa: F401
     import memory_lab.stores.chroma_episodes  # noqa: F401
+
+    if servers is not None and servers.store is not None:
+        import memory_lab.stores.postgres_db  # noqa: F401
     from memory_lab.embeddings import default_embedder
     from memory_lab.tokens import default_counter
 
@@ -322,6 +342,10 @@ def run_faults(
             data=work / f"c{i:04d}",
             reference=work / f"c{i:04d}-ref",
         )
+        if servers is not None:
+            ns = servers.namespace
+            conv.stores = replace(servers, namespace=f"{ns}_c{i:04d}")
+            conv.reference_stores = replace(servers, namespace=f"{ns}_r{i:04d}")
         turns_of[i] = _turns(conv.seed, turns)
         convs.append(conv)
         return conv
@@ -334,7 +358,12 @@ def run_faults(
         elif conv.stage == "run":
             wanted = total_kills + _in_flight_kills() < kills
             if wanted and sum(conv.kills.values()) < kills_per_conversation:
-                plan = _plan(rng, timer_share, max_delay_s, per_phase)
+                # Phases planned but not yet reached count as killed, so
+                # parallel children spread over the phases.
+                planned = Counter(
+                    p.phase for _, p, _ in running.values() if p and p.phase
+                )
+                plan = _plan(rng, timer_share, max_delay_s, per_phase + planned)
             else:
                 plan = Plan(phase="none")
             pid = _fork(lambda: _ingest_child(conv, t, plan))
@@ -444,6 +473,7 @@ def run_faults(
         "child_seconds_mean": round(sum(child_seconds) / max(1, len(child_seconds)), 3),
         "parallel": parallel,
         "seed": seed,
+        "on_servers": servers is not None,
     }
 
 

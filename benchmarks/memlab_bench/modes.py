@@ -16,6 +16,8 @@ class Mode:
     ingest_turns: int = 40
     retrieval_sizes: tuple[int, ...] = (1_000, 10_000)
     retrieval_queries: int = 8
+    # Distinct texts embedded for real; bulk-loaded episodes reuse their vectors.
+    retrieval_pool: int = 512
     growth_checkpoints: tuple[int, ...] = (100, 200, 400)
     questions: int = 4
     budget: int = 1500
@@ -24,8 +26,16 @@ class Mode:
     burst_messages: int = 1_000
 
 
-QUICK = Mode(name="quick")
-"""Under a minute on two cores: the trends, not the headline sizes."""
+QUICK = Mode(
+    name="quick",
+    retrieval_sizes=(300, 3_000),
+    retrieval_pool=128,
+    growth_checkpoints=(50, 100, 150),
+    questions=3,
+    burst_messages=400,
+)
+"""The trends, not the headline sizes: a tenfold store, a conversation past the
+budget, a burst; about a minute on two idle cores (`stage_seconds` in its JSON)."""
 
 FULL = Mode(
     name="full",

@@ -13,7 +13,7 @@ import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from memory_lab.text import spoken_date
+from memory_lab.text import NUMBER_WORD_PATTERN, NUMBER_WORDS, spoken_date
 
 _WEEKDAYS = {
     "monday": 0,
@@ -34,21 +34,7 @@ _WEEKDAYS = {
     "sunday": 6,
     "sun": 6,
 }
-_NUMBERS = {
-    "a": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "a couple of": 2,
-}
-_NUMBER = r"(\d{1,2}|a couple of|one|two|three|four|five|six|seven|eight|nine|ten|a)"
+_NUMBER = rf"(\d{{1,2}}|{NUMBER_WORD_PATTERN})"
 _PATTERNS = (
     ("day", re.compile(r"\b(yesterday|last night)\b", re.I)),
     ("days", re.compile(rf"\b{_NUMBER} days? ago\b", re.I)),
@@ -67,7 +53,7 @@ def _month(day: date, shift: int) -> str:
 
 def _count(word: str) -> int:
     word = word.lower()
-    return int(word) if word.isdigit() else _NUMBERS.get(word, 0)
+    return int(word) if word.isdigit() else NUMBER_WORDS.get(word, 0)
 
 
 def _resolve(kind: str, match: re.Match, day: date) -> str | None:

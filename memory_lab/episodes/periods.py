@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
-from memory_lab.brains.base import Brain, BrainResult
+from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.clock import Clock
 from memory_lab.events import events_from_notes, make_event
-from memory_lab.stores.base import EpisodeStore, TranscriptStore
+from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Episode, MemoryEvent, Message
 
@@ -150,12 +151,20 @@ def roll_up_week(
 class PeriodSummaries:
     """Keeps a tenant's finished days and weeks summarised, and finds them again.
 
+    Runs on the memory worker after each job, at the job's time, so the brain is
+    never called on a turn and a replay gives the same records whenever the
+    worker gets to them. Records and their events are stamped with the end of
+    their period, not the moment they were made; the event (its id is derived
+    from its content) is written before the record, so a crash between the two
+    leaves the record to be made again and the event's second append is a no-op.
+
     Args:
         store: Where the records live (a store of their own, not the episodes').
         transcript: The turns to summarise.
         brain: Who summarises.
         counter: Token counts for the records.
-        clock: What "finished" is judged against.
+        clock: What "finished" is judged against when no time is given.
+        events: Where the events go.
     """
 
     def __init__(
@@ -165,83 +174,93 @@ class PeriodSummaries:
         brain: Brain,
         counter: TokenCounter,
         clock: Clock,
+        events: EventLog,
     ) -> None:
         self.store = store
         self._transcript = transcript
         self._brain = brain
         self._counter = counter
         self._clock = clock
+        self._events = events
         self._checked: dict[tuple[str, str], date] = {}
+        self._lock = threading.Lock()
 
-    def update(self, tenant: str, thread: str) -> list[MemoryEvent]:
-        """Summarise every finished day and week not yet summarised.
+    def update(
+        self, tenant: str, thread: str, *, now: datetime | None = None
+    ) -> list[MemoryEvent]:
+        """Summarise every day and week finished by `now` and not yet summarised.
 
         Cheap when nothing finished since the last call: the transcript is read
-        only when the clock's day has moved on.
+        only when the day has moved on. Returns the events it logged.
         """
-        now = self._clock.now()
+        with self._lock:
+            return self._update(tenant, thread, now or self._clock.now())
+
+    def _update(self, tenant: str, thread: str, now: datetime) -> list[MemoryEvent]:
         today = day_of(now)
         if self._checked.get((tenant, thread)) == today:
             return []
-        self._checked[(tenant, thread)] = today
         by_day: dict[date, list[Message]] = defaultdict(list)
         for m in self._transcript.messages(tenant, thread):
             by_day[day_of(m.timestamp)].append(m)
         have = {e.id: e for e in self.store.get(tenant)}
-        events, made, notes = [], [], []
-        for day in sorted(d for d in by_day if d < today):
-            ident = period_id(tenant, thread, DAY, day)
+        made: list[Episode] = []
+        logged: list[MemoryEvent] = []
+
+        def build(
+            kind: str,
+            start: date,
+            items: list,
+            summarize: Callable[..., BrainResult[Episode]],
+            days: int,
+        ) -> None:
+            """Summarise one period unless it is stored; `days` is its length."""
+            ident = period_id(tenant, thread, kind, start)
             if ident in have:
-                continue
-            built = summarize_day(
+                return
+            built = summarize(
                 tenant,
                 thread,
-                day,
-                by_day[day],
+                start,
+                items,
                 brain=self._brain,
                 counter=self._counter,
-                now=now,
+                now=_start(start + timedelta(days=days)),
             )
-            notes += built.notes
-            record = built.value
-            made.append(record)
-            have[ident] = record
-        dailies = [e for e in have.values() if e.thread == DAY]
+            logged.extend(self._log(tenant, built.value, built.notes))
+            made.append(built.value)
+            have[ident] = built.value
+
+        for day in sorted(d for d in by_day if d < today):
+            build(DAY, day, by_day[day], summarize_day, 1)
         weeks: dict[date, list[Episode]] = defaultdict(list)
-        for record in dailies:
+        for record in (e for e in have.values() if e.thread == DAY):
             weeks[week_of(record.start.date())].append(record)
         for monday in sorted(m for m in weeks if m + timedelta(days=7) <= today):
-            ident = period_id(tenant, thread, WEEK, monday)
-            if ident in have:
-                continue
-            built = roll_up_week(
-                tenant,
-                thread,
-                monday,
-                weeks[monday],
-                brain=self._brain,
-                counter=self._counter,
-                now=now,
-            )
-            notes += built.notes
-            record = built.value
-            made.append(record)
-            have[ident] = record
-        events += events_from_notes(tenant, now, notes)
+            build(WEEK, monday, weeks[monday], roll_up_week, 7)
         if made:
             self.store.add(tenant, made)
-            for record in made:
-                events.append(
-                    make_event(
-                        tenant,
-                        "day_summarized" if record.thread == DAY else "week_summarized",
-                        now,
-                        f"Summarised the {record.thread} of "
-                        f"{record.start.date().isoformat()} "
-                        f"({record.original_message_count} messages)",
-                        [record.id],
-                    )
-                )
+        self._checked[(tenant, thread)] = today
+        return logged
+
+    def _log(
+        self, tenant: str, record: Episode, notes: Sequence[BrainNote]
+    ) -> list[MemoryEvent]:
+        """Write the record's events (before the record itself: see the class)."""
+        at = record.end
+        events = [
+            *events_from_notes(tenant, at, notes),
+            make_event(
+                tenant,
+                "day_summarized" if record.thread == DAY else "week_summarized",
+                at,
+                f"Summarised the {record.thread} of "
+                f"{record.start.date().isoformat()} "
+                f"({record.original_message_count} messages)",
+                [record.id],
+            ),
+        ]
+        self._events.append(tenant, events)
         return events
 
     def records(self, tenant: str, kind: str) -> list[Episode]:

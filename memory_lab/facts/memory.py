@@ -8,58 +8,30 @@ returns a MemoryEvent that a UI can show and, where it makes sense, undo.
 from __future__ import annotations
 
 import threading
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 
 from memory_lab.clock import Clock
 from memory_lab.config import FactConfig
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
-from memory_lab.events import EventKind, make_event
+from memory_lab.events import make_event
+from memory_lab.facts.active_view import ActiveView
 from memory_lab.facts.dedup import MeaningMatcher
-from memory_lab.facts.ranking import fact_order, in_core
+from memory_lab.facts.folding import fold_plan
 from memory_lab.facts.reconciliation import (
     Outcome,
+    as_rewording,
+    describe_outcome,
     effective_confidence,
     new_fact,
-    normalise_value,
     reconcile,
+    with_unique_ids,
 )
 from memory_lab.facts.timeline import as_of
 from memory_lab.stores.base import EventLog, FactStore
-from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact, FactCandidate, MemoryEvent
-
-
-def _describe(outcome: Outcome) -> tuple[EventKind, str]:
-    fact = outcome.fact
-    assert fact is not None
-    label = f"{fact.subject}.{fact.category}.{fact.key}"
-    match outcome.action:
-        case "added":
-            return "fact_added", f"Remembered {label} = {fact.value!r}"
-        case "superseded":
-            old = outcome.previous.value if outcome.previous else "?"
-            review = " (flagged for review)" if fact.conflicts_with else ""
-            return (
-                "fact_superseded",
-                f"Updated {label}: {old!r} -> {fact.value!r}{review}",
-            )
-        case "confirmed":
-            return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
-        case "contradiction":
-            old = outcome.previous.value if outcome.previous else "?"
-            return (
-                "contradiction",
-                f"Flagged {label}: {fact.value!r} disputes stored {old!r}"
-                " (kept stored)",
-            )
-        case "skipped_lower_confidence":
-            return "fact_skipped", f"Skipped a less confident restatement of {label}"
-        case _:
-            return "fact_skipped", f"Already stored: {label} = {fact.value!r}"
 
 
 class FactMemory:
@@ -79,7 +51,11 @@ class FactMemory:
         self.meaning = (
             None
             if embedder is None
-            else MeaningMatcher(embedder, config.same_meaning_threshold)
+            else MeaningMatcher(
+                embedder,
+                config.same_meaning_threshold,
+                slot_threshold=config.same_slot_threshold,
+            )
         )
         self.events = events
         self.clock = clock
@@ -218,7 +194,9 @@ class FactMemory:
         asked for it.
         """
         tenant = require_tenant(tenant)
-        with self._lock:
+        # The store's transaction: another process writing the same key waits,
+        # rather than both superseding one row and leaving two values active.
+        with self._lock, self._transaction():
             now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
             paraphrase = False
@@ -240,30 +218,20 @@ class FactMemory:
                 # switched to K3" after "we chose K2") keeps the stored category.
                 candidate = candidate.model_copy(update={"category": current.category})
             outcome = reconcile(tenant, candidate, current, now, self.config)
-            if paraphrase and outcome.fact is not None and outcome.inserts:
-                # Rewording is not a dispute: nothing to review.
-                reworded = outcome.fact.model_copy(update={"conflicts_with": None})
-                if outcome.fact.status == "active":
-                    outcome = Outcome(
-                        outcome.action,
-                        [
-                            reworded if r.id == reworded.id else r
-                            for r in outcome.inserts
-                        ],
-                        outcome.updates,
-                        reworded,
-                        outcome.previous,
-                    )
+            if paraphrase:
+                outcome = as_rewording(outcome)
             if outcome.action == "contradiction" and self.store.get(
                 tenant, outcome.fact.id
             ):
                 outcome = Outcome("noop", fact=outcome.fact)  # already flagged
-            outcome = self._unique_ids(tenant, outcome)
+            outcome = with_unique_ids(
+                outcome, lambda i: self.store.get(tenant, i) is not None
+            )
             for row in outcome.updates:
                 self._update(tenant, row)
             for row in outcome.inserts:
                 self._insert(tenant, row)
-            kind, detail = _describe(outcome)
+            kind, detail = describe_outcome(outcome)
             undo = None
             if outcome.action in ("added", "superseded"):
                 undo = {
@@ -294,12 +262,7 @@ class FactMemory:
         with self._lock:
             fact = self._require(tenant, fact_id)
             now = now or self.clock.now()
-            self._update(
-                tenant,
-                fact.model_copy(
-                    update={"status": "forgotten", "valid_until": now, "ended_at": now}
-                ),
-            )
+            self._end(tenant, fact, now)
             event = make_event(
                 tenant,
                 "fact_forgotten",
@@ -324,17 +287,7 @@ class FactMemory:
             now = self.clock.now()
             current = self._active_for(tenant, fact.subject, fact.key, now)
             if current is not None and current.id != fact.id:
-                self._update(
-                    tenant,
-                    current.model_copy(
-                        update={
-                            "status": "superseded",
-                            "superseded_by": fact.id,
-                            "valid_until": now,
-                            "ended_at": now,
-                        }
-                    ),
-                )
+                self._end(tenant, current, now, superseded_by=fact.id)
             ttl = None if fact.source == "explicit" else self.config.ttl(fact.category)
             self._update(
                 tenant,
@@ -391,16 +344,7 @@ class FactMemory:
             op = event.undo["op"]
             fact = self._require(tenant, event.undo["fact"])
             if op == "revert":
-                self._update(
-                    tenant,
-                    fact.model_copy(
-                        update={
-                            "status": "forgotten",
-                            "valid_until": now,
-                            "ended_at": now,
-                        }
-                    ),
-                )
+                self._end(tenant, fact, now)
                 restore = event.undo.get("restore")
                 if restore:
                     prev = self._require(tenant, restore)
@@ -434,48 +378,44 @@ class FactMemory:
             self.events.append(tenant, [undone])
             return undone
 
-    def consolidate(
-        self, tenant: str, subject: str = "user", *, now: datetime | None = None
-    ) -> list[MemoryEvent]:
-        """Past the active-fact limit, fold related extracted facts into one.
+    def month_turned(self, tenant: str, now: datetime) -> bool:
+        """Whether `now` is in a later calendar month than the newest active fact.
 
-        Facts group by category and key prefix (`likes.hiking`, `likes.jazz` ->
-        `likes`); each group of three or more is summarised into one row that
-        supersedes its members. Explicit facts are never folded.
+        The schedule for consolidation, read from the facts themselves so that a
+        restart or another process sees the same schedule: a conversation is
+        consolidated when its own time crosses into a new month. Ask before the
+        writes of the turn that might cross it.
+        """
+        rows = self._cached_rows(require_tenant(tenant))
+        if not rows:
+            return False
+        newest = max(max(r.created_at, r.last_confirmed_at) for r in rows)
+        return (now.year, now.month) > (newest.year, newest.month)
+
+    def consolidate(
+        self,
+        tenant: str,
+        subject: str = "user",
+        *,
+        now: datetime | None = None,
+        summarise: Callable[[list[str]], str] | None = None,
+        scheduled: bool = False,
+    ) -> list[MemoryEvent]:
+        """Fold related extracted facts into one, past the limit or on schedule.
+
+        Runs when a subject holds more active facts than the limit, or when
+        `scheduled` (the month turned). `folding.fold_plan` picks the groups; each
+        new row supersedes its members, its value written by `summarise` (the
+        brain) or their values joined.
         """
         tenant = require_tenant(tenant)
         with self._lock:
             now = now or self.clock.now()
             active = self.active(tenant, subject=subject, now=now)
-            if len(active) <= self.config.consolidate_above:
+            if not scheduled and len(active) <= self.config.consolidate_above:
                 return []
-            groups: dict[tuple[str, str], list[Fact]] = defaultdict(list)
-            for fact in active:
-                if fact.source == "extracted" and "." in fact.key:
-                    groups[(fact.category, fact.key.split(".", 1)[0])].append(fact)
             events = []
-            for (category, prefix), members in sorted(groups.items()):
-                if len(members) < 3:
-                    continue
-                members.sort(key=lambda f: (f.created_at, f.id))
-                values = []
-                for m in members:
-                    if normalise_value(m.value) not in {
-                        normalise_value(v) for v in values
-                    }:
-                        values.append(m.value)
-                candidate = FactCandidate(
-                    category=category,
-                    key=f"{prefix}.all",
-                    value="; ".join(values),
-                    subject=subject,
-                    confidence=min(m.confidence for m in members),
-                    importance=max(m.importance for m in members),
-                    source="extracted",
-                    session=members[-1].session,
-                    turn_ids=sorted({t for m in members for t in m.turn_ids}),
-                    evidence="consolidated from " + ", ".join(m.id for m in members),
-                )
+            for members, candidate in fold_plan(active, subject, summarise):
                 summary = new_fact(tenant, candidate, now, self.config)
                 self._insert(tenant, summary)
                 for m in members:
@@ -493,8 +433,8 @@ class FactMemory:
                     tenant,
                     "facts_consolidated",
                     now,
-                    f"Consolidated {len(members)} {category} facts under "
-                    f"{subject}.{prefix}",
+                    f"Consolidated {len(members)} {candidate.category} facts under "
+                    f"{subject}.{candidate.key.removesuffix('.all')}",
                     [summary.id, *(m.id for m in members)],
                 )
                 self.events.append(tenant, [event])
@@ -502,6 +442,11 @@ class FactMemory:
             return events
 
     # --- helpers ---------------------------------------------------------------
+
+    def _transaction(self) -> AbstractContextManager:
+        """The store's write transaction, for stores that have one (SQL ones)."""
+        begin = getattr(self.store, "transaction", None)
+        return begin() if begin is not None else nullcontext()
 
     def _active_for(
         self, tenant: str, subject: str, key: str, now: datetime
@@ -527,84 +472,17 @@ class FactMemory:
         self.refresh(tenant)
         self.store.update(tenant, row)
 
-    def _unique_ids(self, tenant: str, outcome: Outcome) -> Outcome:
-        """Salt insert ids that would collide with an existing row.
-
-        Ids derive from content and time; a value set back at the same instant
-        (A -> B -> A in one batch) would reuse a row's id.
-        """
-        if not outcome.inserts or outcome.action == "noop":
-            return outcome
-        renamed, inserts = {}, []
-        for row in outcome.inserts:
-            new_id, n = row.id, 1
-            while self.store.get(tenant, new_id) is not None:
-                new_id, n = f"{row.id}-{n}", n + 1
-            renamed[row.id] = new_id
-            inserts.append(row.model_copy(update={"id": new_id}))
-        updates = [
-            u.model_copy(
-                update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)}
-            )
-            for u in outcome.updates
-        ]
-        fact = outcome.fact
-        if fact is not None and fact.id in renamed:
-            fact = fact.model_copy(update={"id": renamed[fact.id]})
-        return Outcome(outcome.action, inserts, updates, fact, outcome.previous)
+    def _end(
+        self, tenant: str, fact: Fact, now: datetime, *, superseded_by: str = ""
+    ) -> None:
+        """End a row's validity now: forgotten, or superseded by another row."""
+        update = {"status": "forgotten", "valid_until": now, "ended_at": now}
+        if superseded_by:
+            update |= {"status": "superseded", "superseded_by": superseded_by}
+        self._update(tenant, fact.model_copy(update=update))
 
     def _require(self, tenant: str, fact_id: str) -> Fact:
         fact = self.store.get(tenant, fact_id)
         if fact is None:
             raise MemoryLabError(f"no fact {fact_id!r} for tenant {tenant!r}")
         return fact
-
-
-class ActiveView:
-    """Active facts of one tenant in their query-independent order, with a word index.
-
-    Built once per cached read; `candidates` then costs time in proportion to the
-    facts that share a word with the query, not to all active facts.
-    """
-
-    def __init__(self, rows: list[Fact], config: FactConfig) -> None:
-        self.rows = rows
-        self._config = config
-        self._order = sorted(rows, key=lambda f: fact_order(f, config))
-        self._first = [in_core(f, config) for f in self._order]
-        self._index: dict[str, list[int]] = defaultdict(list)
-        for position, fact in enumerate(self._order):
-            for word in fact_words(fact.key, fact.value):
-                self._index[word].append(position)
-
-    def _usable(self, fact: Fact, now: datetime) -> bool:
-        return (
-            fact.is_active(now)
-            and effective_confidence(fact, now, self._config)
-            >= self._config.confidence_floor
-        )
-
-    def candidates(self, query: str, now: datetime, limit: int) -> list[Fact]:
-        """The best `limit` matching facts, plus the head of the order to fill up.
-
-        Positions in the query-independent `fact_order` already encode category
-        priority, importance, recency and id, so (standing first, -overlap,
-        position) is exactly `fact_order` with the overlap, `rank_facts`'s order.
-        """
-        overlap: Counter[int] = Counter()
-        for word in content_words(query):
-            overlap.update(self._index.get(word, ()))
-        ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
-        matched = []
-        for position in ranked:
-            if len(matched) >= limit:
-                break
-            if self._usable(self._order[position], now):
-                matched.append(self._order[position])
-        head: list[Fact] = []
-        for position, fact in enumerate(self._order):
-            if len(head) >= limit or (matched and not self._first[position]):
-                break
-            if position not in overlap and self._usable(fact, now):
-                head.append(fact)
-        return matched + head

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
 from memory_lab.config import FactConfig
+from memory_lab.events import EventKind
 from memory_lab.types import Fact, FactCandidate
 
 Action = Literal[
@@ -190,3 +192,70 @@ def reconcile(
     return Outcome(
         "superseded", inserts=[row], updates=[ended], fact=row, previous=active
     )
+
+
+def describe_outcome(outcome: Outcome) -> tuple[EventKind, str]:
+    """The event kind and the sentence a UI shows for a write's outcome."""
+    fact = outcome.fact
+    assert fact is not None
+    label = f"{fact.subject}.{fact.category}.{fact.key}"
+    match outcome.action:
+        case "added":
+            return "fact_added", f"Remembered {label} = {fact.value!r}"
+        case "superseded":
+            old = outcome.previous.value if outcome.previous else "?"
+            review = " (flagged for review)" if fact.conflicts_with else ""
+            return (
+                "fact_superseded",
+                f"Updated {label}: {old!r} -> {fact.value!r}{review}",
+            )
+        case "confirmed":
+            return "fact_confirmed", f"Confirmed {label} = {fact.value!r}"
+        case "contradiction":
+            old = outcome.previous.value if outcome.previous else "?"
+            return (
+                "contradiction",
+                f"Flagged {label}: {fact.value!r} disputes stored {old!r}"
+                " (kept stored)",
+            )
+        case "skipped_lower_confidence":
+            return "fact_skipped", f"Skipped a less confident restatement of {label}"
+        case _:
+            return "fact_skipped", f"Already stored: {label} = {fact.value!r}"
+
+
+def as_rewording(outcome: Outcome) -> Outcome:
+    """The outcome of a paraphrase: rewording is not a dispute, nothing to review."""
+    fact = outcome.fact
+    if fact is None or not outcome.inserts or fact.status != "active":
+        return outcome
+    reworded = fact.model_copy(update={"conflicts_with": None})
+    inserts = [reworded if r.id == reworded.id else r for r in outcome.inserts]
+    return Outcome(outcome.action, inserts, outcome.updates, reworded, outcome.previous)
+
+
+def with_unique_ids(outcome: Outcome, taken: Callable[[str], bool]) -> Outcome:
+    """Salt insert ids that would collide with a stored row (`taken`).
+
+    Ids derive from content and time; a value set back at the same instant
+    (A -> B -> A in one batch) would reuse a row's id.
+    """
+    if not outcome.inserts or outcome.action == "noop":
+        return outcome
+    renamed, inserts = {}, []
+    for row in outcome.inserts:
+        new_id, n = row.id, 1
+        while taken(new_id):
+            new_id, n = f"{row.id}-{n}", n + 1
+        renamed[row.id] = new_id
+        inserts.append(row.model_copy(update={"id": new_id}))
+    updates = [
+        u.model_copy(
+            update={"superseded_by": renamed.get(u.superseded_by, u.superseded_by)}
+        )
+        for u in outcome.updates
+    ]
+    fact = outcome.fact
+    if fact is not None and fact.id in renamed:
+        fact = fact.model_copy(update={"id": renamed[fact.id]})
+    return Outcome(outcome.action, inserts, updates, fact, outcome.previous)

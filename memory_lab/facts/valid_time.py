@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from dateutil import parser as date_parser
 from dateutil.relativedelta import relativedelta
 
+from memory_lab.text import NUMBER_WORD_PATTERN, NUMBER_WORDS
 from memory_lab.types import FactCandidate, Message
 
 _MONTHS = (
@@ -28,23 +29,7 @@ _MONTHS = (
     "december jan feb mar apr jun jul aug sep sept oct nov dec"
 ).split()
 _MONTH = "(?:" + "|".join(_MONTHS) + r")\.?"
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-}
-_COUNT = r"(?P<n>\d+|" + "|".join(_NUMBERS) + ")"
+_COUNT = rf"(?P<n>\d+|{NUMBER_WORD_PATTERN})"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
 _DAY_MONTH = rf"\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?:,?\s+\d{{4}})?"
 _MONTH_DAY = rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
@@ -86,7 +71,7 @@ def _relative(text: str, said_at: datetime) -> datetime | None:
     match = _AGO.search(text)
     if match:
         raw = match.group("n").lower()
-        n = int(raw) if raw.isdigit() else _NUMBERS[raw]
+        n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
         unit = match.group("unit").lower()
         return day - relativedelta(**{unit + "s": n})
     match = _LAST.search(text)
@@ -138,8 +123,31 @@ def date_candidates(
             out.append(c)
             continue
         start = resolve_valid_from(c.evidence, when) if c.evidence else None
-        out.append(c.model_copy(update={"valid_from": start or when}))
+        update: dict = {"valid_from": start or when}
+        if start is not None:
+            # The date now lives in valid time; "Visma yesterday" is "Visma".
+            update["value"] = without_trailing_date(c.value)
+        out.append(c.model_copy(update=update))
     return out
+
+
+def _bare_year(match: re.Match[str]) -> bool:
+    """'in 1990' may be the value itself (a birth year), not when it began."""
+    groups = match.re.groupindex
+    return "date" in groups and bool(re.fullmatch(r"\d{4}", match.group("date")))
+
+
+def without_trailing_date(value: str) -> str:
+    """`value` without a date phrase at its end, unless nothing else is left."""
+    for pattern in (_ABSOLUTE, _AGO, _LAST, _YESTERDAY):
+        ends = [
+            m
+            for m in pattern.finditer(value)
+            if not value[m.end() :].strip(" .,") and not _bare_year(m)
+        ]
+        if ends and value[: ends[-1].start()].strip(" ,"):
+            return value[: ends[-1].start()].rstrip(" ,")
+    return value
 
 
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from memory_lab.episodes.compression import build_episodes, episode_id, split_span
 from memory_lab.events import events_from_notes, make_event
 from memory_lab.facts.commands import split_commands
+from memory_lab.facts.consolidation import grounded_summariser
 from memory_lab.facts.explicit import extract_with_commands
 from memory_lab.facts.valid_time import date_candidates
 from memory_lab.jobs import phases
@@ -180,13 +181,21 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
             deps.facts.refresh(tenant)
             return []
         try:
+            month_turned = deps.facts.month_turned(tenant, now)
             written = (
                 extract_with_commands(turns, tenant, deps.facts, extract, now=now)
                 if commanded
                 else deps.facts.write_many(tenant, candidates, now=now)
             )
             events = [e for e in written if e.kind != "fact_skipped"]
-            events += deps.facts.consolidate(tenant, now=now)
+            # Consolidation past the size limit or once the month turns; the
+            # brain writes the folded value (inside the transaction: rare).
+            events += deps.facts.consolidate(
+                tenant,
+                now=now,
+                summarise=grounded_summariser(deps.brain, deps.counter, notes),
+                scheduled=month_turned,
+            )
             brain_events = events_from_notes(tenant, now, notes)
             if brain_events:
                 deps.events.append(tenant, brain_events)

@@ -20,18 +20,39 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 import chromadb
+import chromadb.errors
 from chromadb.config import Settings
+from filelock import FileLock
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import require_tenant
 from memory_lab.stores.locations import chroma_server
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode
+
+
+def _retry_locked(call: Callable[[], Any], attempts: int = 6) -> Any:
+    """`call()`, retried while a Chroma server answers "database is locked".
+
+    A server keeps its collections in SQLite; two clients opening or changing
+    collections at once (engines starting together) can get that answer for a
+    moment. Anything else, or a lock that outlasts the retries, is raised.
+    """
+    for attempt in range(attempts):
+        try:
+            return call()
+        except chromadb.errors.InternalError as err:
+            if "database is locked" not in str(err) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise AssertionError("unreachable")
 
 
 class ChromaEpisodeStore:
@@ -80,7 +101,24 @@ class ChromaEpisodeStore:
         self._collections: dict[str, Any] = {}
         self._open()
 
+    def _folder_lock(self) -> AbstractContextManager:
+        """Held while opening a folder or making a collection in it.
+
+        Two processes opening a fresh folder at once both ran Chroma's schema
+        migrations and one failed ("table collections already exists"); a lock
+        file beside the database lets one finish first. A server serialises its
+        own clients.
+        """
+        if self._server is not None:
+            return nullcontext()
+        Path(self._path).mkdir(parents=True, exist_ok=True)
+        return FileLock(str(Path(self._path) / ".memlab-open.lock"))
+
     def _open(self) -> None:
+        with self._folder_lock():
+            self._open_client()
+
+    def _open_client(self) -> None:
         settings = Settings(anonymized_telemetry=False, allow_reset=False)
         if self._server is None:
             self._client = chromadb.PersistentClient(path=self._path, settings=settings)
@@ -96,10 +134,15 @@ class ChromaEpisodeStore:
         # store was built with, so a store opened with another one is refused
         # before any tenant's collection exists.
         self._check(
-            self._client.get_or_create_collection(
-                self._name,
-                metadata={"embedder": self._embedder.name, "dim": self._embedder.dim},
-                embedding_function=None,
+            _retry_locked(
+                lambda: self._client.get_or_create_collection(
+                    self._name,
+                    metadata={
+                        "embedder": self._embedder.name,
+                        "dim": self._embedder.dim,
+                    },
+                    embedding_function=None,
+                )
             )
         )
 
@@ -118,7 +161,11 @@ class ChromaEpisodeStore:
         # An existing collection keeps the breadth it was created with unless told.
         hnsw = (collection.configuration or {}).get("hnsw") or {}
         if hnsw.get("ef_search") != self._ef_search:
-            collection.modify(configuration={"hnsw": {"ef_search": self._ef_search}})
+            _retry_locked(
+                lambda: collection.modify(
+                    configuration={"hnsw": {"ef_search": self._ef_search}}
+                )
+            )
         return collection
 
     def _collection(self, tenant: str, *, create: bool) -> Any | None:
@@ -127,14 +174,20 @@ class ChromaEpisodeStore:
             return self._collections[tenant]
         name = self._collection_name(tenant)
         if create:
-            found = self._client.get_or_create_collection(
-                name,
-                configuration={
-                    "hnsw": {"space": "cosine", "ef_search": self._ef_search}
-                },
-                metadata={"embedder": self._embedder.name, "dim": self._embedder.dim},
-                embedding_function=None,
-            )
+            with self._folder_lock():
+                found = _retry_locked(
+                    lambda: self._client.get_or_create_collection(
+                        name,
+                        configuration={
+                            "hnsw": {"space": "cosine", "ef_search": self._ef_search}
+                        },
+                        metadata={
+                            "embedder": self._embedder.name,
+                            "dim": self._embedder.dim,
+                        },
+                        embedding_function=None,
+                    )
+                )
         else:
             try:
                 found = self._client.get_collection(name)

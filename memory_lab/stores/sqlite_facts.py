@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,14 @@ class SqliteFactStore:
                 if column not in have:
                     for statement in statements:
                         conn.execute(statement)
+
+    def transaction(self) -> AbstractContextManager:
+        """One write transaction for a read-then-write (joined by the calls in it).
+
+        It holds the database's write lock from its start, so another process's
+        writer cannot change a key's rows between reading and replacing them.
+        """
+        return self._db.write()
 
     def insert(self, tenant: str, fact: Fact) -> None:
         """Store a new row.

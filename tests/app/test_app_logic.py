@@ -190,6 +190,7 @@ def test_two_tabs_on_different_tenants_never_see_each_others_memory(
     data: Path,
 ) -> None:
     alice = _chat(_app("alice"), "Hi! My name is Lena Berg and I live in Oslo.")
+    _after_memory_work(alice, data)
     bob = _app("bob")
     assert _active_facts(alice) == 2
     assert _active_facts(bob) == 0
@@ -378,7 +379,7 @@ def _statuses(at: AppTest) -> dict[str, str]:
 
 
 def test_the_facts_tab_forgets_confirms_and_restores(data: Path) -> None:
-    at = _chat(_app(), "I live in Oslo.")
+    at = _after_memory_work(_chat(_app(), "I live in Oslo."), data)
     box = at.selectbox(key="fact_pick")
     assert any("home_city = Oslo" in o for o in box.options)
     at.button(key="fact_confirm").click().run()
@@ -394,8 +395,8 @@ def test_the_facts_tab_forgets_confirms_and_restores(data: Path) -> None:
 
 
 def test_flagged_contradictions_are_listed_and_settled(data: Path) -> None:
-    at = _chat(_app(), "Remember that I live in Oslo.")
-    _chat(at, "I live in Bergen.")
+    at = _after_memory_work(_chat(_app(), "Remember that I live in Oslo."), data)
+    _after_memory_work(_chat(at, "I live in Bergen."), data)
     flagged = _table(at, "disputes")
     assert list(flagged["value"]) == ["Bergen"]
     assert list(flagged["disputes"]) == ["Oslo"]
@@ -407,8 +408,10 @@ def test_flagged_contradictions_are_listed_and_settled(data: Path) -> None:
 
 
 def test_the_episodes_tab_shows_each_finished_day(data: Path) -> None:
+    start_app_mid_morning(data)
     at = _chat(_app(), "We decided to go with quarterly VAT reporting.")
     at.button(key="adv_1 day").click().run()
+    _after_memory_work(at, data)
     labels = [e.label for e in at.expander]
     assert "Day by day" in labels
     assert any(m.startswith("**Day ") for m in _texts(at.markdown))

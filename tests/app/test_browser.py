@@ -144,8 +144,10 @@ def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) ->
         try:
             page = browser.new_page(viewport={"width": 1600, "height": 1000})
             page.goto(server)
+            # The first run loads the embedder and opens the stores: on a loaded
+            # machine that alone can take most of a step's time.
             page.wait_for_selector(
-                '[data-testid="stChatInput"] textarea', timeout=STEP_MS
+                '[data-testid="stChatInput"] textarea', timeout=4 * STEP_MS
             )
             _settle(page)
 

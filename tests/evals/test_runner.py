@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 from memlab_datasets import load_dataset
 from memlab_datasets.types import Conversation, Dataset, Probe, Session
+from memlab_evals import cli
 from memlab_evals.log import RunLog
 from memlab_evals.runner import Unit, run_eval, run_unit, strip_timing
 
-from memlab_evals import cli
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from tests.helpers import CONTRACT_COLUMNS, T0, msg

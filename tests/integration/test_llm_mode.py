@@ -65,6 +65,9 @@ def eval_args(server: LocalModelServer, out: Path) -> list[str]:
         "--brain", "llm", "--llm-base-url", url, "--llm-model", model,
         "--answer",
         "--judge-base-url", url, "--judge-model", model,
+        # Requests queue at the one-slot server; a timeout under a loaded CI
+        # machine would leave a request uncached and the re-run would send it.
+        "--llm-timeout", "300",
         "--quiet",
         "--out", str(out),
     ]  # fmt: skip
@@ -192,24 +195,29 @@ def test_llm_serve_prints_its_url_and_stops_cleanly_on_sigterm():
         text=True,
         start_new_session=True,
     )
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)
+    reader.start()
+    base = f"http://127.0.0.1:{port}/v1"
     try:
-        url = f"http://127.0.0.1:{port}/v1/models"
+        # The URL is printed once the server answers: wait for the line, not
+        # for the port (it opens a moment before the line is written).
         deadline = time.monotonic() + 180
-        models = None
         while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with urllib.request.urlopen(url, timeout=2) as reply:
-                    models = json.loads(reply.read())
+            if any(base in line for line in list(lines)):
                 break
-            except OSError:
-                time.sleep(0.5)
-        assert models is not None and models["data"][0]["id"]
+            time.sleep(0.2)
+        with urllib.request.urlopen(f"{base}/models", timeout=10) as reply:
+            models = json.loads(reply.read())
+        assert models["data"][0]["id"]
         proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=60)
+        proc.wait(timeout=60)
+        reader.join(timeout=10)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+    output = "".join(lines)
     assert proc.returncode == 0, output
     assert f"http://127.0.0.1:{port}/v1" in output
     assert "SmolLM2" in output

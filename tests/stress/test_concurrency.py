@@ -14,6 +14,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.config import MessageCountTrigger, Recipe
+from memory_lab.jobs.planning import one_instant
 from memory_lab.stores import SqliteFactStore
 from memory_lab.types import FactCandidate, Message
 
@@ -39,8 +40,9 @@ def check_tenant(engine: MemoryEngine, tenant: str, expected: list[str]) -> None
     stored = [m.id for m in engine.transcript.messages(tenant)]
     assert sorted(stored) == sorted(expected), "lost or duplicated transcript messages"
     assert len(stored) == len(set(stored))
-    window = [m.id for m in engine.window(tenant)]
-    episodes = sorted(engine.episodes.get(tenant), key=lambda e: e.first_seq)
+    with one_instant(engine.deps):  # one committed state, as the engine reads it
+        window = [m.id for m in engine.window(tenant)]
+        episodes = sorted(engine.episodes.get(tenant), key=lambda e: e.first_seq)
     in_episodes = [t for ep in episodes for t in ep.turn_ids]
     ranges = [(ep.first_seq, ep.last_seq) for ep in episodes]
     assert len(in_episodes) == len(set(in_episodes)), (
@@ -76,6 +78,9 @@ def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
                 engine.facts.write(
                     "shared",
                     FactCandidate(
+                        # A subject each: near-identical values under one subject
+                        # are merged as restatements ("one fact per meaning").
+                        subject=f"{tag}_{i}",
                         category="knowledge",
                         key=f"{tag}_{i}",
                         value=f"value {tag} {i}",
@@ -113,6 +118,7 @@ def _child(data_dir: str, tenant: str, count: int) -> None:
         engine.facts.write(
             "shared",
             FactCandidate(
+                subject=f"{tenant}_{i}",
                 category="knowledge",
                 key=f"{tenant}_{i}",
                 value=f"fact {i} of {tenant}",
@@ -147,3 +153,32 @@ def test_two_processes_ingest_into_one_folder(tmp_path):
     keys = sorted(r.key for r in engine.facts.rows("shared"))
     assert keys == sorted(f"{t}_{i}" for t in ("pa", "pb") for i in range(count))
     engine.close()
+
+
+def _open_stores(folders: list[str], barrier) -> None:
+    from types import SimpleNamespace
+
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    # Opening needs only the embedder's name and size, not its model.
+    embedder = SimpleNamespace(name="probe", dim=4)
+    for folder in folders:
+        # A sibling that failed breaks the barrier rather than leaving us waiting.
+        barrier.wait(timeout=120)
+        ChromaEpisodeStore(folder, embedder).close()
+
+
+def test_processes_opening_one_fresh_chroma_folder_together_all_succeed(tmp_path):
+    # Unserialised, about one child in twenty failed Chroma's schema migration
+    # ("table collections already exists") when several opened a new folder.
+    ctx = mp.get_context("spawn")
+    barrier = ctx.Barrier(3)
+    folders = [str(tmp_path / f"chroma{k}") for k in range(12)]
+    procs = [
+        ctx.Process(target=_open_stores, args=(folders, barrier)) for _ in range(3)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+    assert [p.exitcode for p in procs] == [0, 0, 0]

@@ -76,6 +76,10 @@ def test_a_paraphrase_updates_or_confirms_instead_of_adding(embedder, first, sec
             ("pet.dog", "a dog named Rex", "knowledge"),
             ("pet.cat", "a cat named Mia", "knowledge"),
         ),
+        # One value under unrelated slots: the texts are alike (0.77), the slots not.
+        (("city", "tea zqalpha", "knowledge"), ("drink", "tea zqalpha", "knowledge")),
+        (("city", "oslo", "knowledge"), ("job", "oslo", "knowledge")),
+        (("favourite_food", "pizza", "preference"), ("drink", "pizza", "preference")),
     ],
 )
 def test_distinct_facts_stay_apart(embedder, first, second):
@@ -127,3 +131,12 @@ def test_two_readings_of_one_sentence_keep_the_first_and_flag_nothing(embedder):
     (row,) = memory.active("t")
     assert row.value == "quarterly VAT reporting"
     assert len(memory.rows("t")) == 1 and memory.flagged("t") == []
+
+
+def test_facts_naming_other_numbers_are_never_merged(embedder):
+    memory = _memory(embedder)
+    for i in range(4):
+        memory.write("t", cand(f"w0_{i}", f"value w0 {i}", turn=f"m{i}"))
+    memory.write("t", cand("meeting_room", "room 101", turn="m8"))
+    memory.write("t", cand("meeting_place", "room 102", turn="m9"))
+    assert len(memory.active("t")) == 6

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from memory_lab.brains.base import BrainResult
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
 from memory_lab.context.assembly import rank_facts
 from memory_lab.events import EVENT_KINDS
+from memory_lab.facts.consolidation import grounded_summariser
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
+from memory_lab.tokens import default_counter
 from tests.helpers import T0, cand
 
 
@@ -82,6 +85,54 @@ def test_consolidation_folds_groups_of_three_past_the_limit():
     assert folded.value == "hiking; jazz; chess; rowing"
 
 
+def test_consolidation_runs_when_the_month_turns_below_the_limit():
+    facts, clock = memory(consolidate_above=50)
+    for i, hobby in enumerate(["hiking", "jazz", "chess"]):
+        clock.advance(timedelta(minutes=1))
+        facts.write(
+            "t1", cand(f"likes.{hobby}", hobby, category="preference", turn=f"m{i}")
+        )
+    # The same month as the newest fact is no turn.
+    assert not facts.month_turned("t1", clock.now())
+    assert not facts.month_turned("t1", clock.now() + timedelta(days=1))
+    assert facts.consolidate("t1", scheduled=False) == []
+    later = clock.now() + timedelta(days=40)
+    assert facts.month_turned("t1", later)
+    # The schedule lives in the stored facts: a restarted process sees it too.
+    again = FactMemory(facts.store, facts.events, clock, facts.config)
+    assert again.month_turned("t1", later)
+    assert not again.month_turned("t2", later)  # no facts, nothing to fold
+    events = facts.consolidate("t1", now=later, scheduled=True)
+    assert [e.kind for e in events] == ["facts_consolidated"]
+    assert [f.key for f in facts.active("t1", now=later)] == ["likes.all"]
+
+
+class _ScriptedBrain:
+    """Condenses to a fixed text, as a model might (or might invent)."""
+
+    name = "scripted"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def condense(self, text: str, *, max_tokens: int) -> BrainResult[str]:
+        return BrainResult(self.text)
+
+
+def test_the_brain_writes_the_folded_value_only_from_its_members_words():
+    values = ["long walks in the forest", "jazz records", "Thai cooking"]
+    notes: list = []
+    counter = default_counter()
+    kept = grounded_summariser(
+        _ScriptedBrain("walks, jazz, Thai cooking"), counter, notes
+    )
+    assert kept(values) == "walks, jazz, Thai cooking"
+    invented = grounded_summariser(_ScriptedBrain("hiking and opera"), counter, notes)
+    assert invented(values) == "long walks in the forest; jazz records; Thai cooking"
+    empty = grounded_summariser(_ScriptedBrain("  "), counter, notes)
+    assert empty(values) == "long walks in the forest; jazz records; Thai cooking"
+
+
 def test_candidates_hold_the_head_of_the_full_ranking():
     facts, clock = memory()
     words = ["tea", "coffee", "jazz", "chess", "rust", "python", "paris", "oslo"]
@@ -96,3 +147,17 @@ def test_candidates_hold_the_head_of_the_full_ranking():
             facts.candidates("t1", query, limit=3), query, now, facts.config
         )
         assert [f.id for f in got[:3]] == [f.id for f in full]
+
+
+def test_open_items_and_decisions_are_never_folded():
+    facts, clock = memory(consolidate_above=2)
+    for i, task in enumerate(
+        ["fix the login test", "review the PR", "upgrade the ORM"]
+    ):
+        clock.advance(timedelta(minutes=1))
+        facts.write("t1", cand(f"todo.t{i}", task, category="unresolved", turn=f"m{i}"))
+        facts.write(
+            "t1", cand(f"choice.c{i}", f"option {i}", category="decision", turn=f"d{i}")
+        )
+    assert facts.consolidate("t1", scheduled=True) == []
+    assert len(facts.active("t1")) == 6

@@ -93,3 +93,19 @@ def test_period_questions_name_their_days(question, start, end):
 
 def test_other_questions_name_no_period():
     assert period_asked("Which accounting standard do we use?", NOW) is None
+
+
+def test_a_failing_summary_is_logged_and_the_job_stays_done():
+    engine = MemoryEngine(clock=ManualClock(CONV.messages[0].timestamp))
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("store down")
+
+    engine.periods.update = fail
+    engine.ingest(CONV.tenant, CONV.messages[:4])
+    engine.close_session(CONV.tenant)
+    engine.flush()
+    failed = [e for e in engine.events.events(CONV.tenant) if e.kind == "job_failed"]
+    assert failed and all("summaries" in e.detail for e in failed)
+    assert engine.pending_jobs(CONV.tenant) == 0
+    assert engine.facts.active(CONV.tenant)

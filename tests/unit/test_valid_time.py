@@ -5,7 +5,11 @@ import pytest
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
 from memory_lab.facts.memory import FactMemory
-from memory_lab.facts.valid_time import date_candidates, resolve_valid_from
+from memory_lab.facts.valid_time import (
+    date_candidates,
+    resolve_valid_from,
+    without_trailing_date,
+)
 from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
 from tests.helpers import cand, msg
 
@@ -130,3 +134,20 @@ def test_forgetting_ends_belief_but_not_the_record_of_it():
     assert memory.active("t", at=day0 + timedelta(days=1)) == []
     before = memory.active("t", now=day0 + timedelta(days=1))
     assert [f.value for f in before] == ["Oslo"]
+
+
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        ("Visma yesterday", "Visma"),
+        ("Oslo since last week", "Oslo"),
+        ("K3 since March", "K3"),
+        ("Acme three days ago", "Acme"),
+        ("Oslo on 1 February 2025", "Oslo"),
+        ("Fortnox", "Fortnox"),
+        ("yesterday", "yesterday"),
+        ("born in 1990", "born in 1990"),
+    ],
+)
+def test_a_date_phrase_moves_from_the_value_into_valid_time(value, kept):
+    assert without_trailing_date(value) == kept

@@ -1,0 +1,66 @@
+"""Active facts of one tenant, ordered once, with a word index for queries.
+
+`FactMemory` caches one view per tenant; a query then costs time in proportion to
+the facts sharing a word with it, not to all active facts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import datetime
+
+from memory_lab.config import FactConfig
+from memory_lab.facts.ranking import fact_order, in_core
+from memory_lab.facts.reconciliation import effective_confidence
+from memory_lab.text import content_words, fact_words
+from memory_lab.types import Fact
+
+
+class ActiveView:
+    """Active facts of one tenant in their query-independent order, with a word index.
+
+    Built once per cached read; `candidates` then costs time in proportion to the
+    facts that share a word with the query, not to all active facts.
+    """
+
+    def __init__(self, rows: list[Fact], config: FactConfig) -> None:
+        self.rows = rows
+        self._config = config
+        self._order = sorted(rows, key=lambda f: fact_order(f, config))
+        self._first = [in_core(f, config) for f in self._order]
+        self._index: dict[str, list[int]] = defaultdict(list)
+        for position, fact in enumerate(self._order):
+            for word in fact_words(fact.key, fact.value):
+                self._index[word].append(position)
+
+    def _usable(self, fact: Fact, now: datetime) -> bool:
+        return (
+            fact.is_active(now)
+            and effective_confidence(fact, now, self._config)
+            >= self._config.confidence_floor
+        )
+
+    def candidates(self, query: str, now: datetime, limit: int) -> list[Fact]:
+        """The best `limit` matching facts, plus the head of the order to fill up.
+
+        Positions in the query-independent `fact_order` already encode category
+        priority, importance, recency and id, so (standing first, -overlap,
+        position) is exactly `fact_order` with the overlap, `rank_facts`'s order.
+        """
+        overlap: Counter[int] = Counter()
+        for word in content_words(query):
+            overlap.update(self._index.get(word, ()))
+        ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
+        matched = []
+        for position in ranked:
+            if len(matched) >= limit:
+                break
+            if self._usable(self._order[position], now):
+                matched.append(self._order[position])
+        head: list[Fact] = []
+        for position, fact in enumerate(self._order):
+            if len(head) >= limit or (matched and not self._first[position]):
+                break
+            if position not in overlap and self._usable(fact, now):
+                head.append(fact)
+        return matched + head
