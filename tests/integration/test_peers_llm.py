@@ -21,8 +21,6 @@ from memory_lab.llm.local_server import LocalModelServer
 from tests.helpers import LLM_COLUMNS
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("llama_server")]
-pytest.importorskip("mem0")
-pytest.importorskip("langmem")
 
 DATASET = "synthetic:conversations=1,sessions=1,turns_per_session=4"
 
