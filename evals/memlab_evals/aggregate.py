@@ -75,6 +75,9 @@ COLUMNS = [
     "llm_completion_tokens",
     "llm_cache_hits",
     "extraction_rejected_rate",
+    "status",
+    "errors",
+    "marked_probes",
 ] + [f"{m}_ci_{side}" for m in CI_METRICS for side in ("low", "high")]
 
 LLM_COLUMNS = {
@@ -101,6 +104,7 @@ def probe_scores(log: RunLog) -> pd.DataFrame:
             "kind": probe.kind,
             "context_tokens": probe.context_tokens,
             "retrieve_ms": probe.retrieve_ms,
+            "marked": float(probe.error is not None),
         }
         row.update({s.name: s.score(case) for s in PROBE_SCORERS})
         answer = probe.model_answer
@@ -169,6 +173,7 @@ def _probe_row(group: pd.DataFrame) -> dict[str, float]:
         row[scorer.name] = _mean(group[scorer.name])
     failed = group["answer_failed"].dropna()
     row["answer_failures"] = float(failed.sum()) if len(failed) else math.nan
+    row["marked_probes"] = int(group["marked"].sum())
     row["context_tokens_mean"] = _mean(group["context_tokens"])
     row["retrieve_ms_p50"] = _quantile(group["retrieve_ms"], 50)
     row["retrieve_ms_p95"] = _quantile(group["retrieve_ms"], 95)
@@ -189,7 +194,25 @@ def _conversation_row(log: RunLog, system: str, convs: pd.DataFrame) -> dict:
     row["ingest_ms_p50"] = _quantile(ingest, 50)
     row["ingest_ms_p95"] = _quantile(ingest, 95)
     row.update(llm_totals(log, system))
+    row.update(run_health(log, system))
     return row
+
+
+def run_health(log: RunLog, system: str) -> dict:
+    """The worst status over a system's conversations and its failures, counted.
+
+    A skipped system has no probes and an empty row: the status says why, so the
+    blank is not read as zero.
+    """
+    runs = [r for r in log.conversations if r.system == system]
+    order = ("ok", "errors", "failed")
+    statuses = {r.status for r in runs} or {"ok"}
+    skipped = sorted(s for s in statuses if s not in order)
+    worst = max((s for s in statuses if s in order), key=order.index, default="ok")
+    return {
+        "status": skipped[0] if skipped else worst,
+        "errors": sum(sum(r.errors.values()) for r in runs),
+    }
 
 
 def llm_totals(log: RunLog, system: str) -> dict[str, float]:

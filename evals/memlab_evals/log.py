@@ -85,6 +85,11 @@ class ProbeRecord(Model):
     context_verdict: JudgeVerdict | None = Field(
         default=None, description="The judge on the context alone."
     )
+    error: str | None = Field(
+        default=None,
+        description="Why the context may be incomplete: the system's search "
+        "failed, or adds failed before the probe (peer systems).",
+    )
 
 
 class ConversationRun(Model):
@@ -114,6 +119,18 @@ class ConversationRun(Model):
     )
     turn_speakers: dict[str, str] = Field(default_factory=dict)
     episodes: list[EpisodeStat] = Field(default_factory=list)
+    status: str = Field(
+        default="ok",
+        description="'ok', 'errors', 'failed' (gave up part-way) or 'skipped: "
+        "why' (never ran, so no probes).",
+    )
+    errors: dict[str, int] = Field(
+        default_factory=dict, description="Failures by kind, counted."
+    )
+    events: list[dict[str, str]] = Field(
+        default_factory=list,
+        description="Each failure: where (turn or probe), stage and error.",
+    )
 
 
 class RunConfig(Model):

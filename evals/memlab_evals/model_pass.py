@@ -22,6 +22,7 @@ from memlab_evals.bounded import Gate, run_async
 from memlab_evals.endpoints import CallOptions, Endpoint
 from memlab_evals.llm_records import USAGE_KEYS, LLMRunInfo
 from memlab_evals.log import ProbeRecord, RunLog
+from memlab_evals.systems import is_peer
 from memory_lab.config import LLMSettings
 from memory_lab.llm.client import ChatClient, LLMUsage
 from memory_lab.prompts import answer as answer_prompt
@@ -82,7 +83,8 @@ def brain_info(
     seconds: float | None = None,
 ) -> LLMRunInfo:
     """The run's record of its brain: name, endpoints, prompts and total usage."""
-    names = [r.brain for r in log.conversations if r.brain]
+    # Peers name their library as their brain; the run's brain is the recipes'.
+    names = [r.brain for r in log.conversations if r.brain and not is_peer(r.system)]
     usage = dict.fromkeys(USAGE_KEYS, 0)
     for run in log.conversations:
         for key, value in run.brain_usage.items():

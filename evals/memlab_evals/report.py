@@ -60,6 +60,11 @@ GLOSSARY = {
     "storage_compression_ratio": "raw history tokens / tokens the system stores",
     "episode_compression_ratio": "per episode, source tokens / summary tokens",
     "context_tokens_mean": "injected context tokens per probe",
+    "status": "ok, errors (some calls failed), failed (gave up part-way) or "
+    "skipped (never ran: no probes, so no scores)",
+    "errors": "failures counted over the run (peer systems: failed requests, "
+    "replies the library could not use, adds and searches that raised)",
+    "marked_probes": "probes answered from memory a failure left incomplete",
     "brain_calls": "brain calls per conversation (mean)",
     "brain_tokens": "brain tokens per conversation (mean)",
     "llm_calls": "requests the system's brain and answers actually sent (total)",
@@ -451,6 +456,8 @@ def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
     ]
     if judged.isna().all():
         parts.append(f"judged_accuracy: {UNSCORED}.")
+    if health := health_lines(log):
+        parts.append("\n".join(health))
     if (line := cache_line(log)) is not None:
         parts.append(line + ".")
     parts += [
@@ -497,6 +504,39 @@ def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
     return path
 
 
+def health_lines(log: RunLog) -> list[str]:
+    """One line per system that was skipped or failed, so a blank is not a zero.
+
+    Errors are counted by kind; marked probes were answered from memory a failure
+    left incomplete (they stay in the numbers, flagged in run.json).
+    """
+    lines = []
+    for system in dict.fromkeys(r.system for r in log.conversations):
+        runs = [r for r in log.conversations if r.system == system]
+        statuses = sorted({r.status for r in runs})
+        if statuses == ["ok"]:
+            continue
+        errors: dict[str, int] = {}
+        for run in runs:
+            for kind, n in run.errors.items():
+                errors[kind] = errors.get(kind, 0) + n
+        marked = sum(
+            1 for p in log.probes if p.system == system and p.error is not None
+        )
+        line = f"- `{system}`: {', '.join(statuses)}"
+        if errors:
+            line += "; errors " + ", ".join(f"{k} {n}" for k, n in errors.items())
+        if marked:
+            line += f"; {marked} probes marked"
+        events = [e for r in runs for e in r.events]
+        if events:
+            first = events[0]
+            line += f"; first: {first.get('stage')} at {first.get('at')!r}: "
+            line += first.get("error", "")
+        lines.append(line)
+    return lines
+
+
 PRINTED_COLUMNS = [
     "system",
     "n",
@@ -541,6 +581,8 @@ def print_table(
     console.print(table)
     if "judged_accuracy" in rows and rows["judged_accuracy"].isna().all():
         console.print(f"judged_accuracy: {UNSCORED}")
+    for line in health_lines(log) if log is not None else []:
+        console.print(line, markup=False)
     line = cache_line(log) if log is not None else None
     if line:
         console.print(line)

@@ -26,6 +26,7 @@ from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.executors import Executor, make_executor
 from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
+from memlab_evals.system_types import RunHealth
 from memlab_evals.systems import (
     make_system,
     memory_settings,
@@ -96,6 +97,10 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
             stores=unit.stores,
         )
         try:
+            if _health(system).skipped:
+                # Never ran (a peer without a model): a row that says so, and no
+                # probes, so nothing is scored as if it had forgotten.
+                return _conversation_run(unit, [], system), []
             for turn in conv.turns:
                 t0 = time.perf_counter()
                 system.ingest(turn)
@@ -130,6 +135,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                             retrieve_ms=retrieve_ms,
                             context_items=list(ctx.items),
                             asked_at=turn.timestamp.isoformat(),
+                            error=ctx.error,
                         )
                     )
             run = _conversation_run(unit, ingest_ms, system)
@@ -143,9 +149,16 @@ def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
     return [conv.turn(t).content for t in evidence if t in conv.positions]
 
 
+def _health(system) -> RunHealth:
+    """A system's health; only peers report one, the rest are always fine."""
+    report = getattr(system, "health", None)
+    return report() if callable(report) else RunHealth()
+
+
 def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> ConversationRun:
     conv = unit.conversation
     cost = system.cost() if system is not None else None
+    health = _health(system) if system is not None else RunHealth()
     return ConversationRun(
         system=unit.system,
         conversation=conv.id,
@@ -162,6 +175,9 @@ def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> Conversatio
         turn_texts={m.id: m.content for m in conv.turns},
         turn_speakers={m.id: m.who for m in conv.turns},
         episodes=system.episode_stats() if system is not None else [],
+        status=health.status,
+        errors=dict(health.errors),
+        events=list(health.events),
     )
 
 

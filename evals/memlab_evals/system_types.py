@@ -16,6 +16,8 @@ class Context(NamedTuple):
     text: str
     tokens: int
     items: list[str]
+    error: str | None = None
+    """Why this context may be incomplete (a peer's failed search or ingest)."""
 
 
 @dataclass(frozen=True)
@@ -27,3 +29,25 @@ class BuildCost:
     tokens: int = 0
     compressions: int = 0
     usage: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunHealth:
+    """How a system fared over one conversation, beside what it cost.
+
+    Only the peer systems report anything but the default: a library calling an
+    endpoint can fail part-way, and its rows must say so rather than look like a
+    memory that merely forgot.
+    """
+
+    status: str = "ok"
+    """'ok', 'errors' (some calls failed), 'failed' (it gave up) or 'skipped: why'."""
+    errors: dict[str, int] = field(default_factory=dict)
+    """Failures by kind, e.g. ``{"ingest:APITimeoutError": 2, "reply_errors": 3}``."""
+    events: list[dict[str, str]] = field(default_factory=list)
+    """One entry per failure: the turn or probe, the stage and the error."""
+
+    @property
+    def skipped(self) -> bool:
+        """Whether the system never ran (so it has no probes to score)."""
+        return self.status.startswith("skipped")

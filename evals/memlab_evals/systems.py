@@ -9,7 +9,8 @@ token budget.
 
 A system is named by a short stable string, because names go into run logs:
 ``A``, ``B+C``, ``A(a_max_messages=30)``, ``full``, ``window``, ``rag-bm25``,
-``rag-embed``, ``rag-hybrid``, ``none``.
+``rag-embed``, ``rag-hybrid``, ``none``, and the peer libraries ``mem0`` and
+``langmem`` (`memlab_evals.peers`, loaded only when named).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ BASELINES: tuple[str, ...] = (
 )
 RETRIEVAL_BASELINES: tuple[str, ...] = ("rag-bm25", "rag-embed", "rag-hybrid")
 """Retrieval over raw turns: the best of these is what a memory recipe must beat."""
+PEERS: tuple[str, ...] = ("mem0", "langmem")
+"""Other memory libraries run as systems (`memlab_evals.peers`); they need an LLM."""
 
 
 @runtime_checkable
@@ -242,15 +245,20 @@ def is_baseline(name: str) -> bool:
     return name in BASELINES
 
 
+def is_peer(name: str) -> bool:
+    """Whether the name is a peer memory library rather than one of ours."""
+    return name in PEERS
+
+
 def check_system(name: str) -> None:
     """Fail early, listing what exists, for a name that is no system.
 
     Raises:
         ValueError: for an unknown system or a bad recipe parameter.
     """
-    if is_baseline(name):
+    if is_baseline(name) or is_peer(name):
         return
-    known = ", ".join(("A", "B", "C", "A+B", "...", *BASELINES))
+    known = ", ".join(("A", "B", "C", "A+B", "...", *BASELINES, *PEERS))
     try:
         base, _ = split_spec(name)
     except ValueError:
@@ -269,8 +277,10 @@ def check_system(name: str) -> None:
 
 
 def system_params(name: str) -> dict:
-    """The full parameters of a memory system, for the run log; {} for baselines."""
-    return {} if is_baseline(name) else recipe(name).model_dump(mode="json")
+    """The full parameters of a memory recipe, for the run log; {} for the others."""
+    if is_baseline(name) or is_peer(name):
+        return {}
+    return recipe(name).model_dump(mode="json")
 
 
 def memory_config(
@@ -311,8 +321,8 @@ def make_system(
         data_dir: A folder of its own for the engine's stores; None keeps them in
             memory.
         counter: Token counter; the default is the project's tiktoken counter.
-        llm: The LLM brain's endpoint for memory recipes; None keeps the
-            rule-based brain. Baselines call no brain either way.
+        llm: The LLM brain's endpoint for memory recipes and peers; None keeps
+            the rule-based brain and skips the peers. Baselines call no brain.
         stores: Servers for a memory recipe's stores (baselines keep none).
     """
     counter = counter or default_counter()
@@ -326,6 +336,12 @@ def make_system(
     }
     if name in factories:
         return factories[name]()
+    if is_peer(name):
+        from memlab_evals.peers import make_peer
+
+        return make_peer(
+            name, budget=budget, counter=counter, llm=llm, data_dir=data_dir
+        )
     check_system(name)
     return MemorySystem(
         name, recipe(name), budget, tenant, start, data_dir, llm=llm, stores=stores
