@@ -50,6 +50,9 @@ class _TurnBaseline:
         """Baselines call no brain."""
         return BuildCost()
 
+    def settle(self) -> None:
+        """Nothing is ever owed: a baseline stores each turn as it comes."""
+
     def close(self) -> None:
         """Nothing to release."""
 

@@ -111,6 +111,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                     # Counted as `full` renders it, so full's ratio is exactly 1.
                     history_tokens = counter.count("\n".join(history))
                 for probe in asked:
+                    system.settle()
                     t0 = time.perf_counter()
                     ctx = system.context(probe.question)
                     retrieve_ms = (time.perf_counter() - t0) * 1000

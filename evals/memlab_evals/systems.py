@@ -62,6 +62,14 @@ class System(Protocol):
         """Take the next turn."""
         ...
 
+    def settle(self) -> None:
+        """Finish the work earlier turns left owed, before a probe.
+
+        The runner does not time it: background memory work is not retrieval
+        latency, and a probe must see the same memory whatever the worker's pace.
+        """
+        ...
+
     def context(self, question: str) -> Context:
         """The context the responder would get for `question` now."""
         ...
@@ -119,11 +127,15 @@ class MemorySystem:
         if self.engine.ingest(self.tenant, [msg]).compressed:
             self._compressions += 1
 
+    def settle(self) -> None:
+        """Wait for the background worker to finish the jobs owed so far."""
+        self.engine.flush()
+
     def context(self, question: str) -> Context:
         """The responder's context: the engine's own assembly, not a copy of it.
 
-        The memory work owed so far is finished first, so a probe sees the same
-        memory whatever the background worker's timing.
+        Memory work still owed is finished first (a no-op after `settle`), so a
+        probe sees the same memory whatever the background worker's timing.
         """
         self.engine.flush()
         bundle = self.engine.assemble(self.tenant, question)

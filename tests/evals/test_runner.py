@@ -90,6 +90,38 @@ def test_probes_are_answered_at_their_moment_with_the_right_history():
     assert run.turn_speakers["m1"] == "Bot"
 
 
+def test_work_owed_before_a_probe_is_finished_untimed(monkeypatch):
+    """Background memory work is settled before the clock starts, not billed to it."""
+    from memlab_evals import runner
+    from memlab_evals.systems import make_system
+
+    now = [0.0]
+    calls: list[str] = []
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: now[0])
+
+    def slow_to_settle(name, **kwargs):
+        system = make_system(name, **kwargs)
+        context = system.context
+
+        def settle() -> None:
+            calls.append("settle")
+            now[0] += 100.0  # a long flush of the worker's queue
+
+        def timed_context(question):
+            calls.append("context")
+            now[0] += 0.002
+            return context(question)
+
+        system.settle = settle
+        system.context = timed_context
+        return system
+
+    monkeypatch.setattr(runner, "make_system", slow_to_settle)
+    _, records = run_unit(Unit(0, 0, hand_conversation(), "full", 1500))
+    assert calls == ["settle", "context"] * 3
+    assert [round(r.retrieve_ms) for r in records] == [2, 2, 2]
+
+
 def test_stored_tokens_and_facts_come_from_the_system(tmp_path):
     conv = hand_conversation()
     run, records = run_unit(Unit(0, 0, conv, "A(a_max_messages=4,a_keep_last=1)", 300))

@@ -229,6 +229,9 @@ class PeerSystem:
         except Exception:
             return {}
 
+    def settle(self) -> None:
+        """Nothing: a pair still open is added by `context`, which times it."""
+
     def close(self) -> None:
         """Close the backend; a failing close must not hide the results."""
         try:
@@ -270,6 +273,9 @@ class SkippedPeer:
     def health(self) -> RunHealth:
         """Skipped, and why."""
         return RunHealth(status=self.reason)
+
+    def settle(self) -> None:
+        """Nothing to finish."""
 
     def close(self) -> None:
         """Nothing to release."""
