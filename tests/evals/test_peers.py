@@ -160,3 +160,22 @@ def test_memories_are_cut_to_the_budget(scripted):
     assert {f.value for f in facts} == {t.content for t in conv.turns}
     assert all(f.turn_ids for f in facts)
     system.close()
+
+
+def test_langmem_model_caps_its_reply_in_the_field_llama_cpp_reads():
+    """ChatOpenAI's own cap travels as max_completion_tokens, which llama.cpp drops."""
+    from memlab_evals.peers.langmem_backend import chat_model
+    from memlab_evals.peers.metering import UsageMeter
+    from memlab_evals.peers.system import MAX_TOKENS
+
+    from tests.integration.openai_server import FakeOpenAIServer, text
+
+    with FakeOpenAIServer() as server:
+        server.script(text("ok"))
+        llm = LLMSettings(base_url=server.base_url, model="scripted", use_cache=False)
+        meter = UsageMeter()
+        chat_model(llm, meter).invoke("hello")
+    (request,) = server.requests
+    assert request.body["max_tokens"] == MAX_TOKENS
+    assert "max_completion_tokens" not in request.body
+    assert meter.counts["calls"] == 1

@@ -19,7 +19,6 @@ class LangMemBackend:
     NAMESPACE = ("memories", "{langgraph_user_id}")
 
     def __init__(self, llm: LLMSettings, user: str = "user") -> None:
-        from langchain_openai import ChatOpenAI
         from langgraph.store.memory import InMemoryStore
         from langmem import create_memory_store_manager
 
@@ -28,16 +27,7 @@ class LangMemBackend:
         self.store = InMemoryStore(
             index={"dims": EMBEDDING_DIMS, "embed": local_embeddings()}
         )
-        model = ChatOpenAI(
-            base_url=llm.base_url,
-            api_key=llm.api_key.get_secret_value(),
-            model=llm.model,
-            temperature=0.0,
-            max_tokens=MAX_TOKENS,
-            timeout=llm.timeout_s,
-            max_retries=llm.max_attempts - 1,
-            callbacks=[_meter_callback(self.meter)],
-        )
+        model = chat_model(llm, self.meter)
         self.manager = create_memory_store_manager(
             model, namespace=self.NAMESPACE, store=self.store
         )
@@ -76,6 +66,28 @@ class LangMemBackend:
 
     def close(self) -> None:
         """Nothing outlives the process."""
+
+
+def chat_model(llm: LLMSettings, meter: UsageMeter):
+    """LangChain's `ChatOpenAI` on the brain's endpoint, capped and metered.
+
+    The cap goes in the body as `max_tokens`: ChatOpenAI sends its own `max_tokens`
+    as `max_completion_tokens`, which llama.cpp's Python server ignores
+    (abetlen/llama-cpp-python#1907), and a small model then writes until the
+    context is full (7,600 tokens, six minutes a request, on SmolLM2).
+    """
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(
+        base_url=llm.base_url,
+        api_key=llm.api_key.get_secret_value(),
+        model=llm.model,
+        temperature=0.0,
+        extra_body={"max_tokens": MAX_TOKENS},
+        timeout=llm.timeout_s,
+        max_retries=llm.max_attempts - 1,
+        callbacks=[_meter_callback(meter)],
+    )
 
 
 def _langmem_text(value: dict) -> str:
