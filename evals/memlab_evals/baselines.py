@@ -9,14 +9,13 @@ import re
 
 import numpy as np
 
-from memlab_evals.log import EpisodeStat, StoredFact
-from memlab_evals.system_types import BuildCost, Context
+from memlab_evals.system_types import Context, KeepsNoMemory
 from memory_lab.text import truncate_to_tokens, turn_line
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message
 
 
-class _TurnBaseline:
+class _TurnBaseline(KeepsNoMemory):
     """Shared bookkeeping of baselines that keep raw turns."""
 
     def __init__(self, name: str, budget: int | None, counter: TokenCounter) -> None:
@@ -37,21 +36,6 @@ class _TurnBaseline:
     def stored_tokens(self) -> int:
         """Every raw turn: retrieval over turns has to keep them all."""
         return sum(self.costs)
-
-    def stored_facts(self) -> list[StoredFact]:
-        """Baselines store no facts."""
-        return []
-
-    def episode_stats(self) -> list[EpisodeStat]:
-        """Baselines make no episodes."""
-        return []
-
-    def cost(self) -> BuildCost:
-        """Baselines call no brain."""
-        return BuildCost()
-
-    def settle(self) -> None:
-        """Nothing is ever owed: a baseline stores each turn as it comes."""
 
     def close(self) -> None:
         """Nothing to release."""

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from memlab_evals.log import EpisodeStat, StoredFact
+
 
 class Context(NamedTuple):
     """What a system would inject for one question."""
@@ -51,3 +53,26 @@ class RunHealth:
     def skipped(self) -> bool:
         """Whether the system never ran (so it has no probes to score)."""
         return self.status.startswith("skipped")
+
+
+class KeepsNoMemory:
+    """The answers of a system with no memory of its own: baselines, skipped peers.
+
+    They store no facts and make no episodes, call no brain, and never owe work
+    at a probe.
+    """
+
+    def stored_facts(self) -> list[StoredFact]:
+        """No fact rows."""
+        return []
+
+    def episode_stats(self) -> list[EpisodeStat]:
+        """No episodes."""
+        return []
+
+    def cost(self) -> BuildCost:
+        """No brain calls."""
+        return BuildCost()
+
+    def settle(self) -> None:
+        """Nothing is ever owed."""

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from memory_lab.llm.local_server import LocalModelServer
 from tests.integration.openai_server import FakeOpenAIServer
 
 
@@ -14,3 +15,10 @@ def openai_server() -> Iterator[FakeOpenAIServer]:
     """A fresh scriptable OpenAI-compatible server, stopped after the test."""
     with FakeOpenAIServer() as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def local_model() -> Iterator[LocalModelServer]:
+    """The packaged SmolLM2 behind llama.cpp's server, started once per module."""
+    with LocalModelServer(n_ctx=4096) as running:
+        yield running

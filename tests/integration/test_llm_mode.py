@@ -19,7 +19,6 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,9 +37,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LocalModelServer]:
-    with LocalModelServer(n_ctx=4096) as running:
-        yield running
+def server(local_model: LocalModelServer) -> LocalModelServer:
+    return local_model
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,9 +38,8 @@ PERSON = {
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LocalModelServer]:
-    with LocalModelServer(n_ctx=4096) as running:
-        yield running
+def server(local_model: LocalModelServer) -> LocalModelServer:
+    return local_model
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections.abc import Iterator
 
 import pytest
 
@@ -26,9 +25,8 @@ DATASET = "synthetic:conversations=1,sessions=1,turns_per_session=4"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[LocalModelServer]:
-    with LocalModelServer(n_ctx=4096) as running:
-        yield running
+def server(local_model: LocalModelServer) -> LocalModelServer:
+    return local_model
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memlab_evals.log import EpisodeStat, StoredFact
-from memlab_evals.system_types import BuildCost, Context, RunHealth
+from memlab_evals.system_types import BuildCost, Context, KeepsNoMemory, RunHealth
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message
 
@@ -240,7 +240,7 @@ class PeerSystem:
             self._record("close", "", exc)
 
 
-class SkippedPeer:
+class SkippedPeer(KeepsNoMemory):
     """A peer that cannot run here (no model): no probes, one clear status."""
 
     def __init__(self, name: str, reason: str = NEEDS_LLM) -> None:
@@ -258,24 +258,9 @@ class SkippedPeer:
         """Nothing stored."""
         return 0
 
-    def stored_facts(self) -> list[StoredFact]:
-        """Nothing stored."""
-        return []
-
-    def episode_stats(self) -> list[EpisodeStat]:
-        """No episodes."""
-        return []
-
-    def cost(self) -> BuildCost:
-        """Nothing spent."""
-        return BuildCost()
-
     def health(self) -> RunHealth:
         """Skipped, and why."""
         return RunHealth(status=self.reason)
-
-    def settle(self) -> None:
-        """Nothing to finish."""
 
     def close(self) -> None:
         """Nothing to release."""
