@@ -291,6 +291,10 @@ class ChatClient:
     ) -> tuple[dict[str, Any], str | None]:
         """The request body and its cache key (None when the cache is bypassed)."""
         body: dict[str, Any] = {"model": self.model, "messages": messages}
+        if unknown := set(options) - set(RequestOptions.__annotations__):
+            # Unpack types the keywords for checkers only; a misspelt one would
+            # otherwise be dropped from the request without a word.
+            raise TypeError(f"unknown request option {', '.join(sorted(unknown))}")
         fields = {"max_tokens": max_tokens, "temperature": 0.0, **options}
         for name in _REQUEST_FIELDS:
             if fields.get(name) is not None:

@@ -432,3 +432,10 @@ def test_detect_falls_through_modes(server, responder, expected):
     # One probe per mode tried, no retries, nothing cached.
     assert len(server.requests) <= 4
     assert client.response_format_for(SCHEMA) == response_format_for(SCHEMA, expected)
+
+
+def test_a_misspelt_request_option_is_refused_not_dropped(server):
+    client = make_client(server, None)
+    with pytest.raises(TypeError, match="temprature"):
+        client.complete(HELLO, max_tokens=5, temprature=0.5)  # type: ignore[call-arg]
+    assert server.requests == []
