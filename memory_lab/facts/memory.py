@@ -121,8 +121,14 @@ class FactMemory:
         query-independent order, found through a word index, so
         `rank_facts(candidates)[:limit] == rank_facts(active)[:limit]`.
         """
-        now = now or self.clock.now()
+        current = self.clock.now()
+        now = now or current
         tenant = require_tenant(tenant)
+        if now < current:
+            # A past instant reads what memory knew then, as `active` does; the
+            # cached view holds only today's rows, so index that past set instead.
+            past = ActiveView(self.active(tenant, now=now), self.config)
+            return past.candidates(query, now, limit)
         rows = self._cached_rows(tenant)
         with self._lock:
             view = self._views.get(tenant)

@@ -149,6 +149,19 @@ def test_candidates_hold_the_head_of_the_full_ranking():
         assert [f.id for f in got[:3]] == [f.id for f in full]
 
 
+def test_candidates_at_a_past_instant_hold_only_what_memory_knew_then():
+    facts, clock = memory()
+    start = clock.now()
+    clock.advance(timedelta(hours=1))
+    early = facts.write("t1", cand("home_city", "Oslo", category="identity"))
+    clock.advance(timedelta(hours=1))
+    facts.write("t1", cand("tea", "green tea", category="preference", turn="m2"))
+    assert facts.candidates("t1", "Oslo tea", now=start, limit=5) == []
+    middle = start + timedelta(minutes=90)
+    got = facts.candidates("t1", "Oslo tea", now=middle, limit=5)
+    assert [f.id for f in got] == early.refs
+
+
 def test_open_items_and_decisions_are_never_folded():
     facts, clock = memory(consolidate_above=2)
     for i, task in enumerate(
