@@ -68,11 +68,11 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    The core (`in_core`: standing instructions, constraints, identity and
-    the user's preferences) comes first, within the block's budget; the rest by overlap
+    The core (`in_core`: the user's standing instructions, constraints, identity
+    and preferences) comes first, within the block's budget; the rest by overlap
     with the query, then category priority, importance, recency and id. When some
-    facts share words with the query, facts that share none (outside the standing
-    categories) are left out, so their budget goes to episodes instead.
+    facts share words with the query, facts that share none (outside the core)
+    are left out, so their budget goes to episodes instead.
     """
     words = content_words(query)
     kept = [
@@ -263,7 +263,7 @@ def assemble(
 
 
 def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fact]:
-    """Standing facts, and the others only if they share a word with the question.
+    """The core, and the other facts only if they share a word with the question.
 
     `rank_facts` falls back to every fact when none matches; under a question-led
     split that budget is better spent on turns found by meaning.
@@ -272,7 +272,7 @@ def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fac
     return [
         f
         for f in ranked
-        if config.standing(f.category) or words & fact_words(f.key, f.value)
+        if in_core(f, config) or words & fact_words(f.key, f.value)
     ]
 
 

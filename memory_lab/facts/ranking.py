@@ -14,13 +14,15 @@ from memory_lab.types import Fact
 def in_core(fact: Fact, config: FactConfig) -> bool:
     """Whether a fact belongs to the core loaded into every chat (seed 000).
 
-    The standing categories (instructions, constraints, identity) of anyone, and
-    the preferences of the person being assisted ("simple, beginner-level
-    explanations"); the likes of people in a conversation (LoCoMo's speakers)
-    are knowledge about them and compete on relevance.
+    The standing categories (instructions, constraints, identity) and the
+    preferences of the person being assisted ("simple, beginner-level
+    explanations"). What people in a conversation say about themselves (LoCoMo's
+    speakers, whatever its category) is knowledge about them and competes on
+    relevance: loaded into every answer it would spend the budget on who they
+    are whatever was asked.
     """
-    return config.standing(fact.category) or (
-        fact.category == "preference" and fact.subject == "user"
+    return fact.subject == "user" and (
+        config.standing(fact.category) or fact.category == "preference"
     )
 
 

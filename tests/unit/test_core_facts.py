@@ -52,6 +52,33 @@ def test_other_peoples_likes_compete_on_relevance():
     assert [f.key for f in ranked] == ["employer"]
 
 
+def test_what_speakers_say_of_themselves_is_shown_when_asked_about():
+    facts = [
+        _fact("daughter", "Sara", "identity", subject="john"),
+        _fact("cannot.eat_nuts", "nuts", "constraint", subject="john"),
+        _fact("reply_language", "English", "instruction"),
+    ]
+
+    def shown(question):
+        data = AssemblyInput(
+            query=question,
+            now=T0,
+            facts=facts,
+            episodes=[],
+            summary="",
+            window=[],
+            question_led=True,
+        )
+        block = assemble(data, BudgetConfig(), CFG, COUNTER).block("facts")
+        return [f.key for f in facts if f.id in block.items]
+
+    assert shown("What did John paint last week?") == ["reply_language"]
+    assert shown("What is the name of John's daughter?") == [
+        "daughter",
+        "reply_language",
+    ]
+
+
 def test_the_core_respects_the_facts_budget():
     facts = [
         _fact(f"prefers.p{i}", f"preference number {i} with words", "preference")
