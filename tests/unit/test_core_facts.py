@@ -17,7 +17,8 @@ def _fact(key, value, category, subject="user", at=T0):
     return reconcile("t", c, None, at, CFG).fact
 
 
-def _bundle(facts, query, budget=BudgetConfig(), now=T0 + timedelta(hours=1)):
+def _bundle(facts, query, budget=None, now=T0 + timedelta(hours=1)):
+    budget = budget or BudgetConfig()
     data = AssemblyInput(
         query=query, now=now, facts=facts, episodes=[], summary="", window=[]
     )
