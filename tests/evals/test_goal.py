@@ -1,0 +1,56 @@
+"""The goal verdict: best recipe against best raw-turn retriever, paired by probe."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+from memlab_evals.goal import against_retrieval, best_of, paired_difference
+
+
+def frame(scores: dict[str, list[float]]) -> pd.DataFrame:
+    rows = [
+        {"system": system, "conversation": "c", "probe_id": f"q{i}", "recall": v}
+        for system, values in scores.items()
+        for i, v in enumerate(values)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_a_small_lead_on_every_probe_is_ahead_though_the_spreads_overlap():
+    base = [0.1 * (i % 10) for i in range(60)]
+    probes = frame({"A": [v + 0.02 for v in base], "rag": base})
+    found = paired_difference(probes, "A", "rag", "recall")
+    assert found.n == 60 and math.isclose(found.difference, 0.02)
+    assert found.verdict == "ahead" and found.low > 0
+
+
+def test_mixed_differences_around_zero_are_tied_and_a_deficit_is_behind():
+    base = [0.5] * 40
+    noisy = [0.5 + (0.3 if i % 2 else -0.3) for i in range(40)]
+    assert (
+        paired_difference(frame({"A": noisy, "r": base}), "A", "r", "recall").verdict
+        == "tied"
+    )
+    lower = [v - 0.1 for v in base]
+    assert (
+        paired_difference(frame({"A": lower, "r": base}), "A", "r", "recall").verdict
+        == "behind"
+    )
+
+
+def test_probes_unscored_on_either_side_are_left_out_not_zeroed():
+    probes = frame({"A": [1.0, math.nan, 1.0], "r": [0.0, 1.0, math.nan]})
+    found = paired_difference(probes, "A", "r", "recall")
+    assert found.n == 1 and found.difference == 1.0
+
+
+def test_the_best_of_each_side_is_compared_and_absent_sides_give_none():
+    probes = frame(
+        {"A": [0.6] * 5, "B": [0.8] * 5, "bm25": [0.7] * 5, "hyb": [0.5] * 5}
+    )
+    assert best_of(probes, ["A", "B"], "recall") == "B"
+    found = against_retrieval(probes, ["A", "B"], ["bm25", "hyb"], "recall")
+    assert (found.system, found.other) == ("B", "bm25")
+    assert math.isclose(found.difference, 0.1)
+    assert against_retrieval(probes, ["A"], ["rag-embed"], "recall") is None
