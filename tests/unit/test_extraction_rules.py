@@ -325,6 +325,28 @@ def test_not_anymore_correction_follows_the_earlier_category():
     ]
 
 
+def test_a_retracted_choice_lands_on_the_slot_it_retracts():
+    cands = extract(
+        "We decided to go with K2.",
+        "Scratch that, the accountant convinced us to use K1.",
+    )
+    assert [(c.category, c.key, c.value) for c in cands] == [
+        ("decision", "accounting_standard", "K2"),
+        ("decision", "accounting_standard", "K1"),
+    ]
+    assert cands[1].confidence > cands[0].confidence
+
+
+def test_one_reply_language_slot_however_it_is_worded():
+    cands = extract("Always answer in French.", "Answer in German from now on.")
+    assert [(c.key, c.value) for c in cands] == [
+        ("reply_language", "French"),
+        ("reply_language", "German"),
+    ]
+    (never,) = extract("Never answer in French.")
+    assert never.key == "never.answer_french"
+
+
 def test_its_now_correction_lands_on_the_previous_slot():
     cands = extract("My favourite colour is blue.", "No, it's green now.")
     assert [(c.key, c.value) for c in cands] == [

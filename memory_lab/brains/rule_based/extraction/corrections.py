@@ -88,6 +88,15 @@ CORRECTION_RULES: tuple[re.Pattern[str], ...] = (
         rf"(?:it{APOS}s|it\s+is|that{APOS}s|that\s+is)\s+(?:actually\s+)?{NEW}{END}"
     ),
     regex(rf"\b(?:it{APOS}s|it\s+is)\s+{NEW}\s+now\b"),
+    # "Scratch that, the accountant convinced us to use K1": a retraction, then
+    # the new choice; the old value is never named, so its kind finds the slot.
+    regex(
+        rf"^(?:(?:scratch|forget|strike|ignore)\s+that|change\s+of\s+plans?"
+        rf"|on\s+second\s+thoughts?)\b[\s,;:!-]+(?:[^.;!?\n]*?\s)?"
+        rf"(?:use|using|go\s+with|going\s+with|pick|picked|choose|chose"
+        rf"|settle\s+on|settled\s+on|switch\s+to|take)\s+{NEW}"
+        rf"(?:\s+(?:instead|after\s+all))?{END}"
+    ),
 )
 
 

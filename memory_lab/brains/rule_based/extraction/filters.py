@@ -59,7 +59,8 @@ REQUEST_START = re.compile(
 CORRECTION = re.compile(
     r"^(?:actually|correction|update|sorry|wait|oops|no|nope)\b|\bactually\b"
     r"|\bnot\b.*\bany\s?more\b|\bno\s+longer\b|\bswitched\b|\bchanged\s+(?:it\s+|that"
-    r"\s+)?to\b|\bnow\s*[.!]?$|\binstead\b|\bI\s+meant\b",
+    r"\s+)?to\b|\bnow\s*[.!]?$|\binstead\b|\bI\s+meant\b"
+    r"|^(?:scratch|forget|strike)\s+that\b|^change\s+of\s+plans?\b",
     re.I,
 )
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 
+from memory_lab.brains.rule_based.extraction.filters import negated_before
 from memory_lab.brains.rule_based.extraction.patterns import REL_SINGLE, RELATION_WORD
 from memory_lab.brains.rule_based.extraction.rule import KeyFn
 from memory_lab.brains.rule_based.extraction.vocabulary import (
     CANNOT_IGNORED,
     COUNT_IGNORED,
     END_VERBS,
+    LANGUAGES,
     NOT_NAMES,
     NOT_PLACES,
     NP_BLOCKED_ALONE,
@@ -167,9 +169,33 @@ def prefer_key(m: re.Match[str], value: str) -> str | None:
     return key.replace("choice.", "prefers.", 1) if key else None
 
 
+REPLY_IN = re.compile(
+    r"^(?:reply|respond|answer|write|talk|speak|chat)\b.*\bin\s+(?P<language>\w+)$",
+    re.I,
+)
+
+
+def reply_language_key(match: re.Match[str], value: str) -> str | None:
+    """The one reply-language slot, unless the clause forbids that language.
+
+    "Never answer in French" is a never-instruction, not French as the language.
+    """
+    if value.lower() not in LANGUAGES or negated_before(match.string, match.start()):
+        return None
+    return "reply_language"
+
+
 def always_never_key(_m: re.Match[str], value: str) -> str | None:
-    """Instructions that start with always or never, one slot for each wording."""
+    """Instructions that start with always or never, one slot for each wording.
+
+    "Always answer in French" is left to the reply-language slot, so a later
+    "answer in German" supersedes it instead of standing beside it.
+    """
     word, _, rest = value.partition(" ")
+    said_in = REPLY_IN.match(rest)
+    if word.lower() == "always" and said_in:
+        if said_in.group("language").lower() in LANGUAGES:
+            return None
     return f"{word.lower()}.{slug(rest)}" if slug(rest) else None
 
 

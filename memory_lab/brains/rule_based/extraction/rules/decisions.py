@@ -42,6 +42,24 @@ DECISIONS: tuple[Rule, ...] = (
         ),
     ),
     Rule(
+        "it_is",
+        "decision",
+        regex(
+            r"(?:^|\b(?:decision\s+made|decided|final\s+answer|ok|okay|fine|right"
+            r"|then|so)\s*[:,!-]\s*)(?P<v>(?-i:[A-Z0-9])[\w.-]*(?:\s+[\w.-]+){0,2}?)"
+            r"\s+it\s+is\s*(?:[.!]|$)"
+        ),
+        choice_key,
+        examples=(
+            Example("Decision made: K3 it is.", "accounting_standard", "K3"),
+            Example("OK, Fortnox it is!", "accounting_software", "Fortnox"),
+        ),
+        counter_examples=(
+            "So it is.",
+            "What time it is.",
+        ),
+    ),
+    Rule(
         "decided",
         "decision",
         regex(

@@ -6,6 +6,7 @@ from memory_lab.brains.rule_based.extraction.keys import (
     always_never_key,
     answer_length_key,
     dont_key,
+    reply_language_key,
     slot_key,
 )
 from memory_lab.brains.rule_based.extraction.patterns import (
@@ -16,9 +17,6 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     regex,
 )
 from memory_lab.brains.rule_based.extraction.rule import Example, Rule
-from memory_lab.brains.rule_based.extraction.vocabulary import (
-    LANGUAGES,
-)
 
 INSTRUCTIONS: tuple[Rule, ...] = (
     Rule(
@@ -45,6 +43,7 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         counter_examples=(
             "Always been a fan.",
             "Never mind.",
+            "Always answer in French.",  # the reply-language slot's
         ),
     ),
     Rule(
@@ -95,13 +94,17 @@ INSTRUCTIONS: tuple[Rule, ...] = (
             r"|\byour\s+(?:answers|replies|responses|messages)\s+(?:to\s+me\s+)?"
             r"(?:only\s+|always\s+)?in\s+(?P<v2>(?-i:[A-Z])\w+)"
         ),
-        lambda _m, v: "reply_language" if v.lower() in LANGUAGES else None,
+        reply_language_key,
         request_ok=True,
         examples=(
             Example("Reply in Swedish please.", "reply_language", "Swedish"),
             Example("I'd like all your replies in German.", "reply_language", "German"),
         ),
-        counter_examples=("Reply in Markdown please.",),
+        counter_examples=(
+            "Reply in Markdown please.",
+            "Never answer in French.",
+            "Don't reply in German.",
+        ),
     ),
     Rule(
         "answer_length",
