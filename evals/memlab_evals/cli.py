@@ -317,7 +317,9 @@ def main_job(
     A, B, C and every baseline on a synthetic set over 10x the larger budget; on
     the LoCoMo development split too when `locomo` names it (MEMORY_LAB_LOCOMO) or
     it sits at ../shared/datasets/locomo/ relative to the working folder. Each run
-    goes to RUNS/main-<dataset>-<budget>/. With `models`, recipes use its brain.
+    goes to RUNS/main-<dataset>-<budget>/, and the goal across them (best recipe
+    against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
+    `models`, recipes use its brain.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     datasets = [("synthetic", MAIN_SYNTHETIC)]
@@ -328,6 +330,7 @@ def main_job(
     elif LOCOMO_DEV.exists():
         datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
     status = 0
+    written = []
     for label, spec in datasets:
         for budget in MAIN_BUDGETS:
             started = time.perf_counter()
@@ -339,6 +342,22 @@ def main_job(
                 progress=sys.stderr.isatty(),
                 models=models,
             )
-            status |= publish(log, runs / f"main-{label}-{budget}")
+            written.append(runs / f"main-{label}-{budget}")
+            status |= publish(log, written[-1])
             print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
+    _publish_goal(written, runs)
     return status
+
+
+def _publish_goal(run_dirs: list[Path], runs: Path) -> None:
+    """The goal across the runs: RUNS/main-goal.csv and .png, and a line per row."""
+    from memlab_evals.goal_table import write_goal
+
+    table = write_goal(run_dirs, runs)
+    for r in table.itertuples():
+        print(
+            f"{r.run} {r.metric}: {r.recipe} {r.recipe_mean:.3f} vs {r.retriever} "
+            f"{r.retriever_mean:.3f}, paired difference {r.difference:+.3f} "
+            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}]: {r.verdict}"
+        )
+    print(f"wrote {runs / 'main-goal.csv'}, {runs / 'main-goal.png'}")

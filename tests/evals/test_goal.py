@@ -54,3 +54,36 @@ def test_the_best_of_each_side_is_compared_and_absent_sides_give_none():
     assert (found.system, found.other) == ("B", "bm25")
     assert math.isclose(found.difference, 0.1)
     assert against_retrieval(probes, ["A"], ["rag-embed"], "recall") is None
+
+
+def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
+    from memlab_evals.goal_table import COLUMNS, write_goal
+
+    from tests.evals.test_aggregate import conv, make_log, probe
+
+    log = make_log()
+    extra = [probe("rag-bm25", i, 4 if i < 6 else 1, held=True) for i in range(10)]
+    with_retriever = log.model_copy(
+        update={
+            "probes": log.probes + extra,
+            "conversations": log.conversations + [conv("rag-bm25", 0, [])],
+        }
+    )
+    (tmp_path / "main-a").mkdir()
+    with_retriever.save(tmp_path / "main-a" / "run.json")
+    (tmp_path / "main-b").mkdir()
+    log.save(tmp_path / "main-b" / "run.json")  # no retriever: no row
+    table = write_goal([tmp_path / "main-a", tmp_path / "main-b"], tmp_path)
+    assert list(table.columns) == COLUMNS
+    evidence = table[table["metric"] == "evidence_recall"].iloc[0]
+    assert (evidence["run"], evidence["recipe"], evidence["retriever"]) == (
+        "main-a",
+        "A",
+        "rag-bm25",
+    )
+    assert math.isclose(evidence["difference"], -0.4)
+    assert evidence["verdict"] == "behind" and evidence["n"] == 10
+    assert set(table["run"]) == {"main-a"}
+    written = pd.read_csv(tmp_path / "main-goal.csv")
+    assert len(written) == len(table)
+    assert (tmp_path / "main-goal.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
