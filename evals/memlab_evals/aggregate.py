@@ -248,13 +248,15 @@ def _systems(log: RunLog) -> list[str]:
     return seen
 
 
-def summarize(log: RunLog) -> pd.DataFrame:
+def summarize(log: RunLog, probes: pd.DataFrame | None = None) -> pd.DataFrame:
     """summary.csv's table: per system, one row per category, then the ``all`` row.
 
     Answer and judge columns come from the answers and verdicts stored in the log;
-    without them they stay empty (unscored), never zero.
+    without them they stay empty (unscored), never zero. `probes` is
+    `probe_scores(log)` when the caller has it already (scoring a LoCoMo run takes
+    tens of seconds).
     """
-    probes = probe_scores(log)
+    probes = probe_scores(log) if probes is None else probes
     convs = conversation_scores(log)
     rows = []
     for system in _systems(log):

@@ -13,6 +13,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memlab_evals.executors import EXECUTORS, make_executor
 from memlab_evals.log import RunLog
@@ -20,6 +21,9 @@ from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
 from memory_lab.stores.locations import StoreSpec
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_SYSTEMS = "A,B,C,full,window,rag-bm25"
 MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,rag-hybrid,none"
@@ -224,7 +228,13 @@ def _locomo_path(dataset: str) -> Path | None:
     return None
 
 
-def publish(log: RunLog, out: Path, *, gate: Path | None = None) -> int:
+def publish(
+    log: RunLog,
+    out: Path,
+    *,
+    gate: Path | None = None,
+    probes: pd.DataFrame | None = None,
+) -> int:
     """Write run.json, then score it and write summary.csv and report.md.
 
     Returns:
@@ -239,15 +249,22 @@ def publish(log: RunLog, out: Path, *, gate: Path | None = None) -> int:
             update={"config": log.config.model_copy(update={"judge": label})}
         )
     log.save(out / "run.json")
-    return score_dir(out, gate=gate, log=log)
+    return score_dir(out, gate=gate, log=log, probes=probes)
 
 
-def score_dir(out: Path, *, gate: Path | None = None, log: RunLog | None = None) -> int:
+def score_dir(
+    out: Path,
+    *,
+    gate: Path | None = None,
+    log: RunLog | None = None,
+    probes: pd.DataFrame | None = None,
+) -> int:
     """Score a stored run (or the one given) and write summary.csv and report.md.
 
-    Answers and verdicts are read from the log; scoring never calls a model.
+    Answers and verdicts are read from the log; scoring never calls a model. The
+    probes are scored once (`probes`, when the caller has them) for both files.
     """
-    from memlab_evals.aggregate import summarize
+    from memlab_evals.aggregate import probe_scores, summarize
     from memlab_evals.report import print_table, write_report
 
     if log is None:
@@ -255,9 +272,10 @@ def score_dir(out: Path, *, gate: Path | None = None, log: RunLog | None = None)
         if not run_file.exists():
             raise ValueError(f"{run_file}: no such file; run `memory-lab eval` first")
         log = RunLog.load(run_file)
-    summary = summarize(log)
+    probes = probe_scores(log) if probes is None else probes
+    summary = summarize(log, probes)
     summary.to_csv(out / "summary.csv", index=False)
-    write_report(log, summary, out)
+    write_report(log, summary, out, probes)
     print_table(summary, log=log)
     print(f"wrote {out / 'run.json'}, {out / 'summary.csv'}, {out / 'report.md'}")
     if gate is None:
@@ -329,8 +347,11 @@ def main_job(
         datasets.append(("locomo", f"locomo:{locomo}"))
     elif LOCOMO_DEV.exists():
         datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
+    from memlab_evals.aggregate import probe_scores
+    from memlab_evals.goal_table import goal_rows
+
     status = 0
-    written = []
+    goal: list[dict] = []
     for label, spec in datasets:
         for budget in MAIN_BUDGETS:
             started = time.perf_counter()
@@ -342,18 +363,20 @@ def main_job(
                 progress=sys.stderr.isatty(),
                 models=models,
             )
-            written.append(runs / f"main-{label}-{budget}")
-            status |= publish(log, written[-1])
+            name = f"main-{label}-{budget}"
+            probes = probe_scores(log)
+            status |= publish(log, runs / name, probes=probes)
+            goal += goal_rows(name, log, probes)
             print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
-    _publish_goal(written, runs)
+    _publish_goal(goal, runs)
     return status
 
 
-def _publish_goal(run_dirs: list[Path], runs: Path) -> None:
+def _publish_goal(rows: list[dict], runs: Path) -> None:
     """The goal across the runs: RUNS/main-goal.csv and .png, and a line per row."""
     from memlab_evals.goal_table import write_goal
 
-    table = write_goal(run_dirs, runs)
+    table = write_goal(rows, runs)
     for r in table.itertuples():
         print(
             f"{r.run} {r.metric}: {r.recipe} {r.recipe_mean:.3f} vs {r.retriever} "

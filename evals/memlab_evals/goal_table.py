@@ -39,9 +39,12 @@ COLUMNS = [
 ]
 
 
-def goal_rows(run: str, log: RunLog) -> list[dict]:
-    """One row per metric for one run; none when it lacks a recipe or a retriever."""
-    probes = probe_scores(log)
+def goal_rows(run: str, log: RunLog, probes: pd.DataFrame | None = None) -> list[dict]:
+    """One row per metric for one run; none when it lacks a recipe or a retriever.
+
+    `probes` is `probe_scores(log)` when the caller has it already.
+    """
+    probes = probe_scores(log) if probes is None else probes
     recipes = list(log.config.recipes)
     rows = []
     for metric in METRICS:
@@ -71,12 +74,17 @@ def goal_rows(run: str, log: RunLog) -> list[dict]:
     return rows
 
 
-def write_goal(run_dirs: Sequence[Path], out: Path) -> pd.DataFrame:
-    """Write OUT/main-goal.csv and OUT/main-goal.png from the runs' run.json files."""
+def goal_of_runs(run_dirs: Sequence[Path], out: Path) -> pd.DataFrame:
+    """The goal table and plot of stored runs (folders with a run.json), re-scored."""
     rows: list[dict] = []
     for run_dir in run_dirs:
         rows += goal_rows(run_dir.name, RunLog.load(run_dir / "run.json"))
-    table = pd.DataFrame(rows, columns=COLUMNS)
+    return write_goal(rows, out)
+
+
+def write_goal(rows: Sequence[dict], out: Path) -> pd.DataFrame:
+    """Write OUT/main-goal.csv and OUT/main-goal.png from `goal_rows` rows."""
+    table = pd.DataFrame(list(rows), columns=COLUMNS)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "main-goal.csv", index=False)
     _plot(table, out / "main-goal.png")

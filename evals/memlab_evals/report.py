@@ -220,7 +220,9 @@ def _best(rows: pd.DataFrame, systems: list[str], metric: str) -> str | None:
     return max(ran, key=lambda s: _value(rows, s, metric)) if ran else None
 
 
-def _locomo_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
+def _locomo_targets(
+    log: RunLog, summary: pd.DataFrame, probes: pd.DataFrame
+) -> list[str]:
     rows = summary[summary["category"].astype(str) == "all"]
     recipes = _recipes(log, summary)
     if not recipes:
@@ -231,7 +233,7 @@ def _locomo_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
         f"- Best memory recipe by evidence recall: **{best}** "
         f"({_value(rows, best, 'evidence_recall'):.3f})."
     ]
-    lines += _retrieval_lines(log, summary, recipes)
+    lines += _retrieval_lines(probes, summary, recipes)
     lines += _against_full(rows, best, tokens, log.config.budget)
     return lines
 
@@ -257,9 +259,8 @@ def _against_retrieval(
 
 
 def _retrieval_lines(
-    log: RunLog, summary: pd.DataFrame, recipes: list[str]
+    probes: pd.DataFrame, summary: pd.DataFrame, recipes: list[str]
 ) -> list[str]:
-    probes = probe_scores(log)
     return [
         _against_retrieval(probes, summary, recipes, metric)
         for metric in ("evidence_recall", "answer_recall")
@@ -303,7 +304,9 @@ def _category_gaps(
     )
 
 
-def _synthetic_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
+def _synthetic_targets(
+    log: RunLog, summary: pd.DataFrame, probes: pd.DataFrame
+) -> list[str]:
     rows = summary[summary["category"].astype(str) == "all"]
     kinds = {t.get("kind") for r in log.conversations for t in r.traps}
     absent = [k for k in TRAP_KINDS if k not in kinds]
@@ -311,7 +314,7 @@ def _synthetic_targets(log: RunLog, summary: pd.DataFrame) -> list[str]:
         "- Every trap kind present: "
         + ("yes." if not absent else f"NO, missing {', '.join(absent)}.")
     ]
-    lines += _retrieval_lines(log, summary, _recipes(log, summary))
+    lines += _retrieval_lines(probes, summary, _recipes(log, summary))
     stale_why = _stale_reasons(log)
     halluc_why = _hallucination_reasons(log)
     for system in _recipes(log, summary):
@@ -448,8 +451,17 @@ def cache_line(log: RunLog) -> str | None:
     return f"LLM requests: {sent} sent, {hits} served from the cache ({log.llm.cache})"
 
 
-def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
-    """Write report.md and its PNG plots into `out_dir`; returns the report's path."""
+def write_report(
+    log: RunLog,
+    summary: pd.DataFrame,
+    out_dir: Path,
+    probes: pd.DataFrame | None = None,
+) -> Path:
+    """Write report.md and its PNG plots into `out_dir`; returns the report's path.
+
+    `probes` is `probe_scores(log)` when the caller has it already.
+    """
+    probes = probe_scores(log) if probes is None else probes
     out_dir.mkdir(parents=True, exist_ok=True)
     skipped = _plot_frontier(summary, out_dir / "frontier.png")
     _plot_categories(summary, out_dir / "categories.png")
@@ -496,13 +508,13 @@ def write_report(log: RunLog, summary: pd.DataFrame, out_dir: Path) -> Path:
             "at the same budget, and keeps at least 0.85 of `full`'s evidence "
             "recall and 0.75 of its answer recall with at least 15x fewer tokens."
         )
-        parts.append("\n".join(_locomo_targets(log, summary)))
+        parts.append("\n".join(_locomo_targets(log, summary, probes)))
     else:
         parts.append(
             "Targets: `stale_answer_rate` at most 2% and `hallucinated_memory_rate` "
             "at most 5%, with every trap kind present."
         )
-        parts.append("\n".join(_synthetic_targets(log, summary)))
+        parts.append("\n".join(_synthetic_targets(log, summary, probes)))
     parts += [
         "## Columns",
         "\n".join(f"- `{k}`: {v}" for k, v in GLOSSARY.items()),

@@ -57,7 +57,7 @@ def test_the_best_of_each_side_is_compared_and_absent_sides_give_none():
 
 
 def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
-    from memlab_evals.goal_table import COLUMNS, write_goal
+    from memlab_evals.goal_table import COLUMNS, goal_of_runs
 
     from tests.evals.test_aggregate import conv, make_log, probe
 
@@ -73,7 +73,7 @@ def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
     with_retriever.save(tmp_path / "main-a" / "run.json")
     (tmp_path / "main-b").mkdir()
     log.save(tmp_path / "main-b" / "run.json")  # no retriever: no row
-    table = write_goal([tmp_path / "main-a", tmp_path / "main-b"], tmp_path)
+    table = goal_of_runs([tmp_path / "main-a", tmp_path / "main-b"], tmp_path)
     assert list(table.columns) == COLUMNS
     evidence = table[table["metric"] == "evidence_recall"].iloc[0]
     assert (evidence["run"], evidence["recipe"], evidence["retriever"]) == (
@@ -87,3 +87,25 @@ def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
     written = pd.read_csv(tmp_path / "main-goal.csv")
     assert len(written) == len(table)
     assert (tmp_path / "main-goal.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_main_job_writes_each_run_and_the_goal_across_them(
+    tmp_path, monkeypatch, capsys
+):
+    from memlab_evals import cli
+
+    monkeypatch.setattr(
+        cli,
+        "MAIN_SYNTHETIC",
+        "synthetic:conversations=1,sessions=2,turns_per_session=8",
+    )
+    monkeypatch.setattr(cli, "MAIN_SYSTEMS", "A,rag-bm25,none")
+    monkeypatch.setattr(cli, "MAIN_BUDGETS", (300,))
+    monkeypatch.setattr(cli, "LOCOMO_DEV", tmp_path / "no-locomo.json")
+    assert cli.main_job(runs=tmp_path / "runs") == 0
+    run = tmp_path / "runs" / "main-synthetic-300"
+    assert {"run.json", "summary.csv", "report.md"} <= {p.name for p in run.iterdir()}
+    goal = pd.read_csv(tmp_path / "runs" / "main-goal.csv")
+    assert set(goal["run"]) == {"main-synthetic-300"}
+    assert set(goal["recipe"]) == {"A"} and set(goal["retriever"]) == {"rag-bm25"}
+    assert "main-synthetic-300 evidence_recall: A" in capsys.readouterr().out
