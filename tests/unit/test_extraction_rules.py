@@ -337,6 +337,16 @@ def test_a_retracted_choice_lands_on_the_slot_it_retracts():
     assert cands[1].confidence > cands[0].confidence
 
 
+def test_a_settled_choice_is_stored_and_an_agreement_is_not():
+    (choice,) = extract("Decision made: K3 it is.")
+    assert (choice.category, choice.key, choice.value) == (
+        "decision",
+        "accounting_standard",
+        "K3",
+    )
+    assert extract("Yes it is!") == []
+
+
 def test_one_reply_language_slot_however_it_is_worded():
     cands = extract("Always answer in French.", "Answer in German from now on.")
     assert [(c.key, c.value) for c in cands] == [

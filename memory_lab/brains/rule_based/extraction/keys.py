@@ -73,6 +73,14 @@ def choice_key(m: re.Match[str], value: str) -> str | None:
     return "choice." + ("_or_".join(sorted([a, b])) if b else a)
 
 
+def it_is_key(m: re.Match[str], value: str) -> str | None:
+    """A choice settled with "X it is"; "Yes it is!" agrees, it chooses nothing."""
+    first = value.split()[0].lower()
+    if (first in NOT_NAMES and first not in LANGUAGES) or first in VAGUE:
+        return None
+    return choice_key(m, value)
+
+
 def relation_key(m: re.Match[str], _value: str, attribute: str) -> str:
     """A slot of a relation's attribute: "wife.name", "brother.home_city"."""
     rel = re.sub(r"\s+", "_", m.group("rel").lower()).replace("-", "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory_lab.brains.rule_based.extraction.keys import (
     choice_key,
     classed_key,
+    it_is_key,
     plan_key,
 )
 from memory_lab.brains.rule_based.extraction.patterns import (
@@ -49,7 +50,7 @@ DECISIONS: tuple[Rule, ...] = (
             r"|then|so)\s*[:,!-]\s*)(?P<v>(?-i:[A-Z0-9])[\w.-]*(?:\s+[\w.-]+){0,2}?)"
             r"\s+it\s+is\s*(?:[.!]|$)"
         ),
-        choice_key,
+        it_is_key,
         examples=(
             Example("Decision made: K3 it is.", "accounting_standard", "K3"),
             Example("OK, Fortnox it is!", "accounting_software", "Fortnox"),
@@ -57,6 +58,8 @@ DECISIONS: tuple[Rule, ...] = (
         counter_examples=(
             "So it is.",
             "What time it is.",
+            "Yes it is!",
+            "That it is.",
         ),
     ),
     Rule(
