@@ -270,9 +270,7 @@ def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fac
     """
     words = content_words(query)
     return [
-        f
-        for f in ranked
-        if in_core(f, config) or words & fact_words(f.key, f.value)
+        f for f in ranked if in_core(f, config) or words & fact_words(f.key, f.value)
     ]
 
 

@@ -25,6 +25,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     LEAD,
     NEW,
     OLD,
+    RETRACTION,
     regex,
 )
 from memory_lab.brains.rule_based.extraction.rule import Hit, trim_value, usable
@@ -91,8 +92,7 @@ CORRECTION_RULES: tuple[re.Pattern[str], ...] = (
     # "Scratch that, the accountant convinced us to use K1": a retraction, then
     # the new choice; the old value is never named, so its kind finds the slot.
     regex(
-        rf"^(?:(?:scratch|forget|strike|ignore)\s+that|change\s+of\s+plans?"
-        rf"|on\s+second\s+thoughts?)\b[\s,;:!-]+(?:[^.;!?\n]*?\s)?"
+        rf"^{RETRACTION}[\s,;:!-]+(?:[^.;!?\n]*?\s)?"
         rf"(?:use|using|go\s+with|going\s+with|pick|picked|choose|chose"
         rf"|settle\s+on|settled\s+on|switch\s+to|take)\s+{NEW}"
         rf"(?:\s+(?:instead|after\s+all))?{END}"

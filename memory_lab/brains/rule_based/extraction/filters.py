@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memory_lab.brains.rule_based.extraction.patterns import APOS
+from memory_lab.brains.rule_based.extraction.patterns import APOS, RETRACTION
 
 CONFIDENCE_EXPLICIT = 0.88
 CONFIDENCE_CORRECTION = 0.95
@@ -60,7 +60,7 @@ CORRECTION = re.compile(
     r"^(?:actually|correction|update|sorry|wait|oops|no|nope)\b|\bactually\b"
     r"|\bnot\b.*\bany\s?more\b|\bno\s+longer\b|\bswitched\b|\bchanged\s+(?:it\s+|that"
     r"\s+)?to\b|\bnow\s*[.!]?$|\binstead\b|\bI\s+meant\b"
-    r"|^(?:scratch|forget|strike)\s+that\b|^change\s+of\s+plans?\b",
+    rf"|^{RETRACTION}",
     re.I,
 )
 

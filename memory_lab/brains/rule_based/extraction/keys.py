@@ -11,7 +11,11 @@ from __future__ import annotations
 import re
 
 from memory_lab.brains.rule_based.extraction.filters import negated_before
-from memory_lab.brains.rule_based.extraction.patterns import REL_SINGLE, RELATION_WORD
+from memory_lab.brains.rule_based.extraction.patterns import (
+    REL_SINGLE,
+    RELATION_WORD,
+    REPLY_VERB,
+)
 from memory_lab.brains.rule_based.extraction.rule import KeyFn
 from memory_lab.brains.rule_based.extraction.vocabulary import (
     CANNOT_IGNORED,
@@ -177,10 +181,7 @@ def prefer_key(m: re.Match[str], value: str) -> str | None:
     return key.replace("choice.", "prefers.", 1) if key else None
 
 
-REPLY_IN = re.compile(
-    r"^(?:reply|respond|answer|write|talk|speak|chat)\b.*\bin\s+(?P<language>\w+)$",
-    re.I,
-)
+REPLY_IN = re.compile(rf"^{REPLY_VERB}\b.*\bin\s+(?P<language>\w+)$", re.I)
 
 
 def reply_language_key(match: re.Match[str], value: str) -> str | None:

@@ -39,6 +39,13 @@ LIST_STOPS = (
 # Sentence start, allowing the interjections chat turns open with.
 LEADIN = r"^(?:(?:hi|hello|hey|well|so|ok|okay|oh|and|also|btw)(?:\s+there)?[,!.]?\s+)*"
 # Digits keep their separators ("Python 3.11", "1,500") inside a value.
+REPLY_VERB = r"(?:reply|respond|answer|write|talk|speak|chat)"
+"""Verbs of an instruction about how the assistant replies ("answer in French")."""
+RETRACTION = (
+    r"(?:(?:scratch|forget|strike|ignore)\s+that|change\s+of\s+plans?"
+    r"|on\s+second\s+thoughts?)\b"
+)
+"""A speaker taking back what they just said: what follows replaces it."""
 PHRASE = r"(?P<v>(?:[^.,;:!?()\[\]\"\n]|(?<=\d)[.,](?=\d))+?)"
 LIST = r"(?P<v>[^.;:!?()\[\]\"\n]+?)"
 DASH = r"\s+[-–—]+\s"

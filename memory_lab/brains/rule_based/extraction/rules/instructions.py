@@ -14,6 +14,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     END,
     LEADIN,
     PHRASE,
+    REPLY_VERB,
     regex,
 )
 from memory_lab.brains.rule_based.extraction.rule import Example, Rule
@@ -89,7 +90,7 @@ INSTRUCTIONS: tuple[Rule, ...] = (
         "reply_language",
         "instruction",
         regex(
-            r"\b(?:reply|respond|answer|write|talk|speak|chat)(?:\s+to\s+me)?\s+"
+            rf"\b{REPLY_VERB}(?:\s+to\s+me)?\s+"
             r"(?:only\s+|always\s+)?in\s+(?P<v>(?-i:[A-Z])\w+)"
             r"|\byour\s+(?:answers|replies|responses|messages)\s+(?:to\s+me\s+)?"
             r"(?:only\s+|always\s+)?in\s+(?P<v2>(?-i:[A-Z])\w+)"
