@@ -23,6 +23,7 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.types import MemoryEvent, Message
 
 PENDING = "pending_prompt"
+PAGE_RUNS = "chat_page_runs"
 # Only the latest turns are drawn: a long replay would otherwise slow every rerun.
 SHOWN_TURNS = 60
 
@@ -109,10 +110,18 @@ def _send(engine: MemoryEngine, tenant: str, text: str) -> None:
 
 
 @st.fragment(run_every=1.0)
-def memory_status(engine: MemoryEngine, tenant: str) -> None:
-    """A quiet line while memory work is owed; a refresh of the page when it lands."""
+def memory_status(engine: MemoryEngine, tenant: str, page_run: int) -> None:
+    """A quiet line while memory work is owed; a refresh of the page when it lands.
+
+    Only the fragment's own timed reruns refresh the page. In a full page run the
+    page is drawn fresh anyway, and a rerun there would discard the message the
+    user has just sent (and the error refusing it) before it is handled.
+    """
     pending = engine.pending_jobs(tenant)
     key = f"memory_pending_{tenant}"
+    drawn_key = f"memory_status_run_{tenant}"
+    timed_rerun = st.session_state.get(drawn_key) == page_run
+    st.session_state[drawn_key] = page_run
     was = st.session_state.get(key, 0)
     st.session_state[key] = pending
     if pending:
@@ -120,7 +129,7 @@ def memory_status(engine: MemoryEngine, tenant: str) -> None:
         st.caption(
             f":material/sync: memory updating ({pending} {jobs} in the background)"
         )
-    elif was:
+    elif was and timed_rerun:
         st.rerun(scope="app")
 
 
@@ -141,7 +150,9 @@ def _suggestions(snapshot: dict) -> None:
 def chat_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
     """Draw the conversation; handle a new message, typed or a clicked suggestion."""
     st.subheader("Chat")
-    memory_status(engine, tenant)
+    # Counts full page runs: a fragment rerun replays the same argument.
+    page_run = st.session_state[PAGE_RUNS] = st.session_state.get(PAGE_RUNS, 0) + 1
+    memory_status(engine, tenant, page_run)
     show_flash()
     history = st.container(height=520, border=False)
     _suggestions(snapshot)

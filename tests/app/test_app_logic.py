@@ -58,15 +58,19 @@ def _active_facts(at: AppTest) -> int:
     return int(re.match(r"active: (\d+)", line).group(1))
 
 
-def _after_memory_work(at: AppTest, data: Path, timeout: float = 120) -> AppTest:
-    """Wait for the background worker to finish, then rerun, as the page's own
-    refresh does in a browser (AppTest has no fragment timers)."""
+def _wait_for_memory_work(data: Path, timeout: float = 120) -> None:
     ledger = JobLedger(data / "memory.sqlite3")
     deadline = time.monotonic() + timeout
     while ledger.count() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert ledger.count() == 0, "memory work still pending"
     ledger.db.close()
+
+
+def _after_memory_work(at: AppTest, data: Path, timeout: float = 120) -> AppTest:
+    """Wait for the background worker to finish, then rerun, as the page's own
+    refresh does in a browser (AppTest has no fragment timers)."""
+    _wait_for_memory_work(data, timeout)
     return at.run()
 
 
@@ -119,6 +123,9 @@ def test_an_empty_message_is_refused_and_the_chat_survives(
     data: Path, text: str
 ) -> None:
     at = _chat(_app(), "Our fiscal year runs January to December.")
+    # The memory work landing between the two messages once made the page refresh
+    # itself mid-run and swallow the refusal; wait for it so that path is taken.
+    _wait_for_memory_work(data)
     _chat(at, text)
     assert any("empty" in e for e in _texts(at.error))
     assert len(at.chat_message) == 2
