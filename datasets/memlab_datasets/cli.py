@@ -94,7 +94,8 @@ def _usage(parser: argparse.ArgumentParser) -> Any:
 
 def run_generate(args: argparse.Namespace) -> int:
     """Generate with the flags' knobs and write JSONL; 0 on success."""
-    console = Console(stderr=True)
+    # soft_wrap: a path in a message must stay whole to be copied
+    console = Console(stderr=True, soft_wrap=True)
     try:
         config = GeneratorConfig(**{name: getattr(args, name) for name in _KNOBS})
     except ValidationError as exc:
@@ -118,7 +119,9 @@ def run_describe(args: argparse.Namespace) -> int:
             args.path, audit=args.audit, apply_corrections=not args.no_corrections
         )
     except DatasetError as exc:
-        Console(stderr=True).print(f"error: {exc}", markup=False, highlight=False)
+        Console(stderr=True, soft_wrap=True).print(
+            f"error: {exc}", markup=False, highlight=False
+        )
         return 1
     Console(file=sys.stdout).print(render_stats(describe(dataset)))
     return 0

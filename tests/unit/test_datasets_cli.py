@@ -75,8 +75,11 @@ def test_generate_rejects_bad_knobs(tmp_path, capsys):
 
 
 def test_describe_missing_file_fails_cleanly(tmp_path, capsys):
-    assert _run(["datasets", "describe", str(tmp_path / "nope.jsonl")]) == 1
-    assert "no such file" in capsys.readouterr().err
+    missing = tmp_path / "a-folder-name-long-enough-to-reach-the-terminal-edge"
+    assert _run(["datasets", "describe", str(missing / "nope.jsonl")]) == 1
+    err = capsys.readouterr().err
+    # whole, however long the path: a message is never wrapped inside it
+    assert f"{missing / 'nope.jsonl'}: no such file" in err
 
 
 def test_datasets_without_subcommand_shows_help(capsys):
