@@ -68,11 +68,12 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    The core (`in_core`: the user's standing instructions, constraints, identity
-    and preferences) comes first, within the block's budget; the rest by overlap
-    with the query, then category priority, importance, recency and id. When some
-    facts share words with the query, facts that share none (outside the core)
-    are left out, so their budget goes to episodes instead.
+    The user's standing instructions, constraints and identity come first, within
+    the block's budget; then facts by overlap with the query; then the rest of the
+    core (`in_core`: the user's preferences); ties by category priority,
+    importance, recency and id (`fact_order`). When some facts share words with
+    the query, facts that share none (outside the core) are left out, so their
+    budget goes to episodes instead.
     """
     words = content_words(query)
     kept = [

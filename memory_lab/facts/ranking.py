@@ -26,16 +26,28 @@ def in_core(fact: Fact, config: FactConfig) -> bool:
     )
 
 
+def standing_core(fact: Fact, config: FactConfig) -> bool:
+    """The part of the core no question displaces.
+
+    The user's instructions, constraints and identity govern every reply.
+    """
+    return fact.subject == "user" and config.standing(fact.category)
+
+
 def fact_order(fact: Fact, config: FactConfig, overlap: int = 0) -> tuple:
     """Sort key of a fact, given how many content words it shares with the query.
 
-    The core (`in_core`) first, then more shared words, category priority,
-    importance, recency of confirmation and id. With `overlap` left at 0 it is
-    the query-independent order.
+    The standing core first, then facts that share words with the question (more
+    shared words first), then the rest of the core (preferences), then the rest;
+    within each, category priority, importance, recency of confirmation and id.
+    A preference such as "bullet points" must not crowd out the fact a question
+    asks for. With `overlap` left at 0 it is the query-independent order.
     """
+    tier = 0 if standing_core(fact, config) else (1 if overlap else 2)
     return (
-        0 if in_core(fact, config) else 1,
+        tier,
         -overlap,
+        0 if in_core(fact, config) else 1,
         config.priority(fact.category),
         -fact.importance,
         -fact.last_confirmed_at.timestamp(),

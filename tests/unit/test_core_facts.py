@@ -36,14 +36,49 @@ def test_a_standing_preference_survives_an_unrelated_question():
     assert "Oslo" not in text  # outside the core, relevance still decides
 
 
-def test_core_comes_first_and_relevance_fills_the_rest():
+def test_standing_core_then_the_asked_fact_then_preferences():
     facts = [
         _fact("accounting_standard", "K3", "decision"),
         _fact("reply_language", "English", "instruction"),
         _fact("prefers.simple_explanations", "simple explanations", "preference"),
     ]
     ranked = rank_facts(facts, "Which accounting standard?", T0, CFG)
-    assert [f.key for f in ranked][-1] == "accounting_standard"
+    assert [f.key for f in ranked] == [
+        "reply_language",
+        "accounting_standard",
+        "prefers.simple_explanations",
+    ]
+
+
+PREFERENCES = (
+    "short_paragraphs",
+    "numbered_lists",
+    "bullet_points",
+    "tables",
+    "plain_language",
+    "worked_examples",
+    "metric_units",
+    "formal_tone",
+)
+
+
+def test_style_preferences_do_not_crowd_out_the_asked_fact_at_a_tight_budget():
+    facts = [
+        _fact("accounting_standard", "K2", "decision"),
+        _fact("reply_language", "Swedish", "instruction"),
+        *(
+            _fact(f"prefers.{k}", k.replace("_", " "), "preference")
+            for k in PREFERENCES
+        ),
+    ]
+    block = _bundle(
+        facts,
+        "Which accounting framework did we decide on?",
+        BudgetConfig().scaled(600),
+    ).block("facts")
+    assert "K2" in block.text and "Swedish" in block.text
+    shown = [k for k in PREFERENCES if k.replace("_", " ") in block.text]
+    assert 0 < len(shown) < len(PREFERENCES)  # the budget ran out on preferences
 
 
 def test_other_peoples_likes_compete_on_relevance():

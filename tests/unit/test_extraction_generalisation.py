@@ -128,13 +128,42 @@ def test_relation_named_in_apposition() -> None:
 
 
 def test_switch_lands_on_the_object_slot_it_names() -> None:
-    first = extract("My main bank is Handelsbanken.")
-    assert [(c.key, c.value) for c in first] == [("main_bank", "Handelsbanken")]
+    first = extract("My main broker is Avanza.")
+    assert [(c.key, c.value) for c in first] == [("main_broker", "Avanza")]
     prior = [Known("user", first[0].category, first[0].key, first[0].value)]
-    later = extract("I transferred my main bank to Revolut.", prior=prior)
+    later = extract("I transferred my main broker to Nordnet.", prior=prior)
     assert [(c.category, c.key, c.value) for c in later] == [
-        (first[0].category, "main_bank", "Revolut")
+        (first[0].category, "main_broker", "Nordnet")
     ]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "We moved our business account to Handelsbanken.",
+        "I moved my main account to Handelsbanken.",
+        "I do my banking with Handelsbanken.",
+        "Just confirming, our bank is still Handelsbanken.",
+    ],
+)
+def test_the_bank_is_one_slot_however_it_is_named(change: str) -> None:
+    first = extract("We bank with Swedbank.")
+    assert [(c.key, c.value) for c in first] == [("bank", "Swedbank")]
+    prior = [Known("user", first[0].category, first[0].key, first[0].value)]
+    later = extract(change, prior=prior)
+    assert [(c.key, c.value) for c in later] == [("bank", "Handelsbanken")]
+
+
+def test_a_spending_limit_is_superseded_by_a_new_limit_for_the_same_thing() -> None:
+    first = extract("I can't spend more than $250 a month on extras.")
+    assert [(c.category, c.key, c.value) for c in first] == [
+        ("constraint", "spend_limit.extras", "$250 a month")
+    ]
+    prior = [Known("user", first[0].category, first[0].key, first[0].value)]
+    later = extract("Actually the limit for extras is $400 a month now.", prior=prior)
+    assert [(c.key, c.value) for c in later] == [("spend_limit.extras", "$400 a month")]
+    other = extract("My budget for travel is $2000 a year.", prior=prior)
+    assert [c.key for c in other] == ["spend_limit.travel"]
 
 
 def test_switch_finds_the_known_fact_by_words_in_the_sentence() -> None:
@@ -317,3 +346,22 @@ def test_a_count_before_a_conjunction_names_the_counted_noun():
         [msg(1, "We have 7 volunteers and our season starts in May.")]
     )
     assert ("volunteer_count", "7 volunteers") in [(c.key, c.value) for c in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        (
+            "Just confirming, my favourite music is still jazz.",
+            "favorite_music",
+            "jazz",
+        ),
+        ("Our bank is currently Nordea.", "bank", "Nordea"),
+        # a title that starts with the word keeps it
+        ("Still Game is my favourite show.", "favorite_show", "Still Game"),
+    ],
+)
+def test_a_confirmation_states_the_value_without_still(
+    text: str, key: str, value: str
+) -> None:
+    assert [(c.key, c.value) for c in extract(text)] == [(key, value)]

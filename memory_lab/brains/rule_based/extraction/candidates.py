@@ -26,6 +26,7 @@ from memory_lab.brains.rule_based.extraction.filters import (
 )
 from memory_lab.brains.rule_based.extraction.rule import Hit
 from memory_lab.brains.rule_based.extraction.rules import RULES
+from memory_lab.brains.rule_based.extraction.vocabulary import SLOT_ALIASES
 from memory_lab.text import split_sentences, strip_injected_memory
 from memory_lab.types import FactCandidate, Message
 
@@ -153,7 +154,8 @@ def extract_candidates(
                 sentence, subject, earlier, found, to_assistant=subject == "user"
             )
             for hit in hits:
-                hit.key = settled_favorite(hit.key, subject, earlier)
+                key = settled_favorite(hit.key, subject, earlier)
+                hit.key = SLOT_ALIASES.get(key, key)
                 hit.category = settled_category(hit, subject, earlier)
                 slot = (hit.category, hit.key)
                 if slot not in best or hit.confidence > best[slot][0].confidence:

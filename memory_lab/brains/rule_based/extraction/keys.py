@@ -154,9 +154,24 @@ def count_key(m: re.Match[str], _value: str) -> str | None:
 
 
 def cannot_key(m: re.Match[str], value: str) -> str | None:
-    """Something the user cannot do, but not "can't wait" or "can't believe"."""
+    """Something the user cannot do, but not "can't wait" or "can't believe".
+
+    "Can't spend more than $250 on X" is a spending limit, which its own rule keys
+    by what it is for, so that "the limit for X is $400 now" supersedes it.
+    """
     first = value.split()[0].lower()
-    return None if first in CANNOT_IGNORED else slot_key("cannot")(m, value)
+    if first in CANNOT_IGNORED or re.match(
+        r"spend\s+(?:more\s+than|over)\s+\D{0,2}\d", value, re.I
+    ):
+        return None
+    return slot_key("cannot")(m, value)
+
+
+def spend_limit_key(m: re.Match[str], _value: str) -> str | None:
+    """One limit per thing it is for: 'extras' -> spend_limit.extras."""
+    groups = m.groupdict()
+    thing = slug(groups.get("thing") or groups.get("thing2") or "", words=2)
+    return f"spend_limit.{thing}" if thing and thing not in VAGUE else None
 
 
 def answer_length_key(_m: re.Match[str], value: str) -> str:

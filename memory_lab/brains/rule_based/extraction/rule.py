@@ -34,7 +34,7 @@ class Example(NamedTuple):
 
 
 def trim_value(value: str) -> str:
-    """Drop trailing time words and an article, cap length; stays a substring."""
+    """Drop time words at either end and an article, cap length; stays a substring."""
     value = value.strip(" \t'’\"-")
     value = re.sub(
         r"(?:\s+(?:now|anymore|too|also|as\s+well|a\s+lot|so\s+much|very\s+much|lately"
@@ -51,6 +51,9 @@ def trim_value(value: str) -> str:
         value,
         flags=re.I,
     )
+    # "my bank is still Nordea" confirms Nordea; "still" is not part of the value
+    # (lower case only: "Still Game" is a title)
+    value = re.sub(r"^(?:still|currently)\s+(?=\S)", "", value)
     value = re.sub(r"^(?:an?|some)\s+(?=\S)", "", value, flags=re.I)
     words = re.match(rf"\S+(?:\s+\S+){{0,{MAX_VALUE_WORDS - 1}}}", value)
     return words.group() if words else ""

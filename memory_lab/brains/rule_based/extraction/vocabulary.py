@@ -160,6 +160,17 @@ WE_VERB_SLOTS = {
     "keep": "storage",
 }
 
+# Slots that name the same thing in other words: "moved our business account to X"
+# changes the bank that "we bank with Y" stated, so both must land on one key.
+SLOT_ALIASES = {
+    "main_account": "bank",
+    "business_account": "bank",
+    "bank_account": "bank",
+    "current_account": "bank",
+    "checking_account": "bank",
+    "main_bank": "bank",
+}
+
 # "I have to say", "I must admit": turns of phrase, not tasks.
 OBLIGATION_IGNORED = frozenset(
     """say admit tell thank agree ask be go leave run confess mention apologize

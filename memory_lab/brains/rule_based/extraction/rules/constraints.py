@@ -7,6 +7,7 @@ from memory_lab.brains.rule_based.extraction.keys import (
     const_key,
     runs_on_key,
     slot_key,
+    spend_limit_key,
 )
 from memory_lab.brains.rule_based.extraction.patterns import (
     ADV,
@@ -25,6 +26,12 @@ from memory_lab.brains.rule_based.extraction.vocabulary import (
     VAGUE,
     slug,
 )
+
+# What a spending limit is for: "extras", "eating out".
+SPENT_ON = r"(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+# The same groups, renamed for a second branch of one pattern.
+SPENT_ON_2 = SPENT_ON.replace("?P<thing>", "?P<thing2>")
+AMOUNT_2 = AMOUNT.replace("?P<v>", "?P<v2>")
 
 CONSTRAINTS: tuple[Rule, ...] = (
     Rule(
@@ -137,6 +144,40 @@ CONSTRAINTS: tuple[Rule, ...] = (
         counter_examples=(
             "Our budget is tight.",
             "My budget is not 5000 kr.",
+        ),
+    ),
+    Rule(
+        "spend_limit",
+        "constraint",
+        regex(
+            rf"(?:{I_SUBJ}{ADV}\s+(?:can{APOS}?t|cannot|can\s+not|shouldn{APOS}?t"
+            rf"|mustn{APOS}?t|won{APOS}?t)\s+spend\s+(?:more\s+than|over)\s+{AMOUNT}"
+            rf"\s+(?:on|for)\s+{SPENT_ON}"
+            rf"|\b(?:my|our|the)\s+(?:(?:monthly|weekly|yearly|annual|spending)\s+)*"
+            rf"(?:limit|budget|cap)\s+(?:for|on)\s+{SPENT_ON_2}\s+(?:is|{APOS}s)\s+"
+            rf"(?:now\s+|still\s+)?{AMOUNT_2}){END}"
+        ),
+        spend_limit_key,
+        examples=(
+            Example(
+                "I can't spend more than $250 a month on extras.",
+                "spend_limit.extras",
+                "$250 a month",
+            ),
+            Example(
+                "Actually the limit for extras is $400 a month now.",
+                "spend_limit.extras",
+                "$400 a month",
+            ),
+            Example(
+                "Our budget for eating out is 3000 kr per month.",
+                "spend_limit.eating_out",
+                "3000 kr per month",
+            ),
+        ),
+        counter_examples=(
+            "I can't spend more time on this.",
+            "The limit for extras is not clear.",
         ),
     ),
     Rule(

@@ -104,7 +104,8 @@ KNOWLEDGE: tuple[Rule, ...] = (
         "we_verb",
         "knowledge",
         regex(
-            rf"{I_OR_WE}{ADV}\s+(?:(?P<verb>deploy|host|bank)(?:\s+(?P<obj>(?:everything"
+            rf"{I_OR_WE}{ADV}\s+(?:(?:do\s+(?:my|our)\s+(?=banking))?"
+            r"(?P<verb>deploy|host|bank)(?:ing)?(?:\s+(?P<obj>(?:everything"
             r"|it|all|(?:my|our|the)\s+[a-z][\w-]*(?:\s+[a-z][\w-]*)?)))?"
             r"|(?P<verb2>run|store|keep)\s+(?P<obj2>(?:my|our|the)\s+[a-z][\w-]*"
             r"(?:\s+[a-z][\w-]*)?))\s+(?:to|on|with|at|in|into)\s+"
@@ -114,6 +115,7 @@ KNOWLEDGE: tuple[Rule, ...] = (
         examples=(
             Example("We host everything on Hetzner.", "cloud_provider", "Hetzner"),
             Example("I bank with Revolut.", "bank", "Revolut"),
+            Example("I do my banking with Chase.", "bank", "Chase"),
         ),
         counter_examples=(
             "We host on Fridays.",
