@@ -68,9 +68,9 @@ def rank_facts(
 ) -> list[Fact]:
     """Stage 1: active facts above the confidence floor, in a deterministic order.
 
-    The user's standing instructions, constraints and identity come first, within
-    the block's budget; then facts by overlap with the query; then the rest of the
-    core (`in_core`: the user's preferences); ties by category priority,
+    The user's instructions come first, within the block's budget; then facts by
+    overlap with the query; then the rest of the core (`in_core`: the user's
+    constraints, identity and preferences); ties by category priority,
     importance, recency and id (`fact_order`). When some facts share words with
     the query, facts that share none (outside the core) are left out, so their
     budget goes to episodes instead.

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from datetime import datetime
 
 from memory_lab.config import FactConfig
-from memory_lab.facts.ranking import fact_order, in_core, standing_core
+from memory_lab.facts.ranking import core_rank, fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import content_words, fact_words
 from memory_lab.types import Fact
@@ -28,7 +28,7 @@ class ActiveView:
         self._config = config
         self._order = sorted(rows, key=lambda f: fact_order(f, config))
         self._core = [in_core(f, config) for f in self._order]
-        self._standing = [standing_core(f, config) for f in self._order]
+        self._first = [core_rank(f, config) == 0 for f in self._order]
         self._index: dict[str, list[int]] = defaultdict(list)
         for position, fact in enumerate(self._order):
             for word in fact_words(fact.key, fact.value):
@@ -45,14 +45,14 @@ class ActiveView:
         """The best `limit` matching facts, plus the head of the order to fill up.
 
         Positions in the query-independent `fact_order` already encode the core,
-        category priority, importance, recency and id, so (standing first,
+        category priority, importance, recency and id, so (instructions first,
         -overlap, position) is exactly `fact_order` with the overlap, `rank_facts`'s
         order, for matching facts; the head holds the best of the rest.
         """
         overlap: Counter[int] = Counter()
         for word in content_words(query):
             overlap.update(self._index.get(word, ()))
-        ranked = sorted(overlap, key=lambda p: (not self._standing[p], -overlap[p], p))
+        ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
         matched = []
         for position in ranked:
             if len(matched) >= limit:

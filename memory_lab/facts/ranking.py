@@ -26,28 +26,40 @@ def in_core(fact: Fact, config: FactConfig) -> bool:
     )
 
 
-def standing_core(fact: Fact, config: FactConfig) -> bool:
-    """The part of the core no question displaces.
+def core_rank(fact: Fact, config: FactConfig) -> int:
+    """Where a fact stands in the core: 0 to 3, lower first.
 
-    The user's instructions, constraints and identity govern every reply.
+    0 for the user's instructions, 1 for the rest of the standing core
+    (constraints, identity), 2 for the user's preferences, 3 for everything else.
+    Instructions govern every reply, so no question displaces them; the rest of
+    the core yields to the facts a question asks about.
     """
-    return fact.subject == "user" and config.standing(fact.category)
+    if fact.subject != "user":
+        return 3
+    if fact.category == "instruction":
+        return 0
+    if config.standing(fact.category):
+        return 1
+    return 2 if fact.category == "preference" else 3
 
 
 def fact_order(fact: Fact, config: FactConfig, overlap: int = 0) -> tuple:
     """Sort key of a fact, given how many content words it shares with the query.
 
-    The standing core first, then facts that share words with the question (more
-    shared words first), then the rest of the core (preferences), then the rest;
-    within each, category priority, importance, recency of confirmation and id.
-    A preference such as "bullet points" must not crowd out the fact a question
-    asks for. With `overlap` left at 0 it is the query-independent order.
+    The user's instructions first, then facts that share words with the question
+    (more shared words first), then the rest of the core (constraints and
+    identity, then preferences), then the rest; within each, category priority,
+    importance, recency of confirmation and id. At a tight budget a standing
+    preference such as "bullet points" or a job title must not crowd out the
+    fact a question asks for. With `overlap` left at 0 it is the
+    query-independent order.
     """
-    tier = 0 if standing_core(fact, config) else (1 if overlap else 2)
+    rank = core_rank(fact, config)
+    tier = 0 if rank == 0 else (1 if overlap else 2)
     return (
         tier,
         -overlap,
-        0 if in_core(fact, config) else 1,
+        rank,
         config.priority(fact.category),
         -fact.importance,
         -fact.last_confirmed_at.timestamp(),

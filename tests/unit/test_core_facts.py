@@ -36,6 +36,20 @@ def test_a_standing_preference_survives_an_unrelated_question():
     assert "Oslo" not in text  # outside the core, relevance still decides
 
 
+def test_only_instructions_outrank_the_fact_a_question_asks_for():
+    facts = [
+        _fact("job_title", "software tester", "identity"),
+        _fact("spend_limit.extras", "$250 a month", "constraint"),
+        _fact("bank", "Monzo", "knowledge"),
+        _fact("reply_language", "Dutch", "instruction"),
+        _fact("prefers.tables", "tables", "preference"),
+    ]
+    ranked = [f.key for f in rank_facts(facts, "Which bank do I use?", T0, CFG)]
+    assert ranked[:2] == ["reply_language", "bank"]
+    assert ranked.index("spend_limit.extras") < ranked.index("prefers.tables")
+    assert ranked.index("job_title") < ranked.index("prefers.tables")
+
+
 def test_standing_core_then_the_asked_fact_then_preferences():
     facts = [
         _fact("accounting_standard", "K3", "decision"),
