@@ -10,6 +10,9 @@ from __future__ import annotations
 from memory_lab.config import FactConfig
 from memory_lab.types import Fact
 
+OUTSIDE_CORE = 3
+"""The `core_rank` of a fact outside the core."""
+
 
 def in_core(fact: Fact, config: FactConfig) -> bool:
     """Whether a fact belongs to the core loaded into every chat (seed 000).
@@ -21,9 +24,7 @@ def in_core(fact: Fact, config: FactConfig) -> bool:
     relevance: loaded into every answer it would spend the budget on who they
     are whatever was asked.
     """
-    return fact.subject == "user" and (
-        config.standing(fact.category) or fact.category == "preference"
-    )
+    return core_rank(fact, config) < OUTSIDE_CORE
 
 
 def core_rank(fact: Fact, config: FactConfig) -> int:
@@ -35,12 +36,12 @@ def core_rank(fact: Fact, config: FactConfig) -> int:
     the core yields to the facts a question asks about.
     """
     if fact.subject != "user":
-        return 3
+        return OUTSIDE_CORE
     if fact.category == "instruction":
         return 0
     if config.standing(fact.category):
         return 1
-    return 2 if fact.category == "preference" else 3
+    return 2 if fact.category == "preference" else OUTSIDE_CORE
 
 
 def fact_order(fact: Fact, config: FactConfig, overlap: int = 0) -> tuple:
