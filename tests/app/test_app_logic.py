@@ -106,6 +106,8 @@ def test_a_message_updates_window_and_facts_with_undoable_status_lines(
     assert len(at.chat_message) == 2
     assert at.chat_message[1].name == "assistant"
     assert _metric(at, "Turns in window") == 2
+    # Facts and their status lines are the worker's writes: read them once it is done.
+    at = _after_memory_work(at, data)
     assert _active_facts(at) == 2
     lines = [c for c in _texts(at.caption) if c.startswith("Remembered ")]
     assert any("Lena Berg" in c for c in lines), lines
@@ -247,10 +249,12 @@ def test_replay_steps_and_jumps_to_a_turn(data: Path) -> None:
     at.button(key="replay_go").click().run()
     assert not at.exception
     assert _metric(at, "Turns in transcript") == 12
+    at = _after_memory_work(at, data)
     assert _active_facts(at) >= 1
     # The built-in conversation spans days, so the replayed time fires trigger C.
     at.number_input(key="replay_to").set_value(44).run()
     at.button(key="replay_go").click().run()
+    at = _after_memory_work(at, data)
     assert _metric(at, "Episodes") >= 1
     assert _metric(at, "Turns in transcript") == 44
 
@@ -260,8 +264,11 @@ def test_a_stale_open_item_is_offered_as_a_prompt_that_sends_itself(
 ) -> None:
     at = _app()
     at.button(key="replay_go").click().run()
+    _wait_for_memory_work(data)
     at.button(key="adv_1 week").click().run()
+    _wait_for_memory_work(data)
     at.button(key="adv_1 week").click().run()
+    at = _after_memory_work(at, data)
     offered = [b for b in at.button if (b.key or "").startswith("suggest_")]
     assert offered, "no proactive suggestion after two idle weeks"
     before = len(at.chat_message)
@@ -273,7 +280,7 @@ def test_a_stale_open_item_is_offered_as_a_prompt_that_sends_itself(
 
 
 def test_the_context_panel_shows_blocks_against_the_budget(data: Path) -> None:
-    at = _chat(_app(), "Please always reply in Swedish.")
+    at = _after_memory_work(_chat(_app(), "Please always reply in Swedish."), data)
     at.text_input(key="context_query").set_value("what language?").run()
     bars = [p for p in at.get("progress") if "Total" in str(p.proto.text)]
     assert bars, "no total budget bar"
@@ -284,6 +291,7 @@ def test_the_context_panel_shows_blocks_against_the_budget(data: Path) -> None:
 def test_episode_search_reports_distances(data: Path) -> None:
     at = _chat(_app(), "Our fiscal year runs January to December.")
     at.button(key="adv_1 day").click().run()
+    at = _after_memory_work(at, data)
     at.text_input(key="episode_query").set_value("fiscal year").run()
     hits = next(d for d in at.dataframe if "distance" in d.value.columns)
     assert len(hits.value) == 1
