@@ -111,6 +111,9 @@ class WindowConfig(Frozen):
     )
 
 
+Extractor = Literal["parse", "rules"]
+"""How the offline brain reads facts from turns."""
+
 FactCategory = Literal[
     "instruction",
     "constraint",
@@ -442,3 +445,9 @@ class MemoryConfig(Frozen):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     llm: LLMSettings | None = None
+    extractor: Extractor = Field(
+        default="parse",
+        description="How the offline brain reads facts: `parse` (a dependency "
+        "parse, with the rules for instructions and corrections) or `rules` (the "
+        "pattern table alone, for ablations).",
+    )

@@ -43,7 +43,9 @@ def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Bra
     """The rule-based brain, wrapped by the LLM brain when an endpoint is configured."""
     from memory_lab.brains.rule_based import RuleBasedBrain
 
-    rules = RuleBasedBrain(counter=counter, categories=config.facts)
+    rules = RuleBasedBrain(
+        counter=counter, categories=config.facts, extractor=config.extractor
+    )
     if config.llm is None:
         return rules
     from memory_lab.brains.llm.brain import OpenAICompatBrain

@@ -20,6 +20,7 @@ from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
+from memory_lab.config import Extractor
 from memory_lab.stores.locations import StoreSpec
 
 if TYPE_CHECKING:
@@ -89,6 +90,14 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         type=Path,
         help=f"LoCoMo audit file (default: {AUDIT_NAME} beside the dataset)",
     )
+    p.add_argument(
+        "--extractor",
+        choices=("parse", "rules"),
+        default="parse",
+        help="how the offline brain reads facts: parse (a dependency parse, with "
+        "the rules for instructions and corrections) or rules (the pattern table "
+        "alone, for ablations)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_run_eval)
 
@@ -106,6 +115,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         progress=not args.quiet and sys.stderr.isatty(),
         models=getattr(args, "models", None),
         stores=getattr(args, "stores", None),
+        extractor=args.extractor,
     )
     return publish(log, args.out, gate=args.gate)
 
@@ -123,6 +133,7 @@ def evaluate(
     progress: bool = True,
     models: RunModels | None = None,
     stores: StoreSpec | None = None,
+    extractor: Extractor = "parse",
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
@@ -161,6 +172,7 @@ def evaluate(
         corrections=applied,
         llm=models.llm,
         stores=stores,
+        extractor=extractor,
     )
     return run_models(log, models, started=started, progress=progress)
 

@@ -33,7 +33,7 @@ from memlab_evals.systems import (
     split_systems,
     system_params,
 )
-from memory_lab.config import LLMSettings
+from memory_lab.config import Extractor, LLMSettings
 from memory_lab.llm.response_cache import default_cache_path
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
@@ -55,6 +55,8 @@ class Unit:
     llm: LLMSettings | None = None
     stores: StoreSpec | None = None
     """Servers for the memory recipes, with this unit's own namespace."""
+    extractor: Extractor = "parse"
+    """How the offline brain reads facts (`rules` for the ablation)."""
 
     @property
     def label(self) -> str:
@@ -95,6 +97,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
             counter=counter,
             llm=unit.llm,
             stores=unit.stores,
+            extractor=unit.extractor,
         )
         try:
             if _health(system).skipped:
@@ -194,6 +197,7 @@ def run_eval(
     corrections: str = "none",
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
+    extractor: Extractor = "parse",
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 
@@ -210,6 +214,7 @@ def run_eval(
         llm: The LLM brain for memory recipes; None keeps the rule-based brain.
         stores: Servers for the memory recipes' stores; each unit keeps to a
             namespace of its own under this run's, so none sees another's memory.
+        extractor: How the offline brain reads facts: `parse` or `rules`.
 
     Raises:
         ValueError: for an unknown system, a budget below 1, workers below 1
@@ -229,7 +234,7 @@ def run_eval(
         dataset_hash=dataset.content_hash,
         systems=names,
         recipes={n: p for n in names if (p := system_params(n))},
-        memory=memory_settings(budget),
+        memory=memory_settings(budget, extractor),
         budget=budget,
         workers=workers,
         executor=executor.name,
@@ -240,7 +245,16 @@ def run_eval(
     )
     run_space = f"eval-{uuid.uuid4().hex[:10]}"
     units = [
-        Unit(ci, si, conv, name, budget, llm, _unit_stores(stores, run_space, ci, si))
+        Unit(
+            ci,
+            si,
+            conv,
+            name,
+            budget,
+            llm,
+            _unit_stores(stores, run_space, ci, si),
+            extractor,
+        )
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)
     ]

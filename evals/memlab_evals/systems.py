@@ -32,7 +32,13 @@ from memlab_evals.baselines import (
 from memlab_evals.log import EpisodeStat, StoredFact
 from memlab_evals.system_types import BuildCost, Context
 from memory_lab.clock import ManualClock
-from memory_lab.config import BudgetConfig, LLMSettings, MemoryConfig, Recipe
+from memory_lab.config import (
+    BudgetConfig,
+    Extractor,
+    LLMSettings,
+    MemoryConfig,
+    Recipe,
+)
 from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter, default_counter
@@ -111,12 +117,13 @@ class MemorySystem:
         data_dir: Path | None,
         llm: LLMSettings | None = None,
         stores: StoreSpec | None = None,
+        extractor: Extractor = "parse",
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
         self.name = name
         self.tenant = tenant
-        config = memory_config(rec, budget, llm)
+        config = memory_config(rec, budget, llm, extractor)
         self.engine = MemoryEngine(
             data_dir, config=config, clock=ManualClock(start), stores=stores
         )
@@ -296,19 +303,27 @@ def system_params(name: str) -> dict:
 
 
 def memory_config(
-    rec: Recipe, budget: int, llm: LLMSettings | None = None
+    rec: Recipe,
+    budget: int,
+    llm: LLMSettings | None = None,
+    extractor: Extractor = "parse",
 ) -> MemoryConfig:
     """The engine configuration a memory system runs with at a context budget."""
-    return MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(budget), llm=llm)
+    return MemoryConfig(
+        recipe=rec,
+        budget=BudgetConfig().scaled(budget),
+        llm=llm,
+        extractor=extractor,
+    )
 
 
-def memory_settings(budget: int) -> dict:
+def memory_settings(budget: int, extractor: Extractor = "parse") -> dict:
     """Every configured number besides the recipe, for the run log.
 
     Lexical weight, margins, fact-line limits and the rest change results, so a
     log that did not record them could not be reproduced after a default moved.
     """
-    config = memory_config(recipe("A"), budget)
+    config = memory_config(recipe("A"), budget, extractor=extractor)
     return config.model_dump(mode="json", exclude={"recipe", "llm"})
 
 
@@ -322,6 +337,7 @@ def make_system(
     counter: TokenCounter | None = None,
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
+    extractor: Extractor = "parse",
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 
@@ -336,6 +352,7 @@ def make_system(
         llm: The LLM brain's endpoint for memory recipes and peers; None keeps
             the rule-based brain and skips the peers. Baselines call no brain.
         stores: Servers for a memory recipe's stores (baselines keep none).
+        extractor: How a memory recipe's offline brain reads facts.
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -356,5 +373,13 @@ def make_system(
         )
     check_system(name)
     return MemorySystem(
-        name, recipe(name), budget, tenant, start, data_dir, llm=llm, stores=stores
+        name,
+        recipe(name),
+        budget,
+        tenant,
+        start,
+        data_dir,
+        llm=llm,
+        stores=stores,
+        extractor=extractor,
     )

@@ -14,7 +14,7 @@ from memory_lab.brains.base import BrainResult, zero_usage
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.listing import memory_listing
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
-from memory_lab.config import FactConfig
+from memory_lab.config import Extractor, FactConfig
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import (
     ContextBundle,
@@ -34,6 +34,9 @@ class RuleBasedBrain:
     """Summarises, extracts and answers without a language model.
 
     Args:
+        extractor: `parse` reads facts from a dependency parse (with the rules
+            for instructions, constraints and corrections); `rules` is the
+            pattern table alone, kept for ablations.
         counter: Measures summary budgets; the process-wide tiktoken counter when
             None, so budgets match what a model would be charged.
         categories: The fact vocabulary; candidates outside it are dropped, so a
@@ -46,9 +49,11 @@ class RuleBasedBrain:
         self,
         counter: TokenCounter | None = None,
         categories: FactConfig | None = None,
+        extractor: Extractor = "parse",
     ) -> None:
         self._counter = counter if counter is not None else default_counter()
         self._facts = categories if categories is not None else FactConfig()
+        self._extractor = extractor
 
     def summarize(
         self, messages: Sequence[Message], *, max_tokens: int
@@ -69,7 +74,12 @@ class RuleBasedBrain:
     ) -> BrainResult[list[FactCandidate]]:
         """Facts the turns state, limited to the configured categories."""
         categories = self._facts.categories
-        found = extract_candidates(messages, prior=known)
+        if self._extractor == "parse":
+            from memory_lab.brains.parsed.merge import merged_candidates
+
+            found = merged_candidates(messages, prior=known)
+        else:
+            found = extract_candidates(messages, prior=known)
         return BrainResult([c for c in found if c.category in categories])
 
     def respond(self, question: Message, context: ContextBundle) -> BrainResult[str]:

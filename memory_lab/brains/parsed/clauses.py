@@ -1,0 +1,191 @@
+"""Statements in a parse: each asserted clause with the person it is about.
+
+A sentence holds several clauses ("I work as a nurse and my husband Tom is a
+pilot"); each verb with a subject is one candidate statement. What is not
+asserted is dropped here, from the parse rather than from word lists: questions
+(inverted or question-marked), negated verbs, clauses under "if", a modal of
+possibility or a wish, and clauses that report what someone else says or wants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from spacy.tokens import Span, Token
+
+from memory_lab.brains.parsed.lexicon import (
+    HYPOTHETICAL_MARKERS,
+    HYPOTHETICAL_MODALS,
+    RELATION_NOUNS,
+    REPORTING_VERBS,
+)
+
+FIRST_PERSON = frozenset({"i", "we"})
+_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl"})
+_HEDGING_FRAMES = frozenset({"think", "guess", "believe", "suppose", "reckon"})
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One asserted clause.
+
+    Attributes:
+        subject: Whom it is about: the speaker's subject, a named third party in
+            lower case, or "<speaker>'s <relation>" for an unnamed one.
+        verb: The clause's head (a copula's "be" included).
+        owner_noun: For "my car is a Golf" or "our budget went up", the noun
+            whose value the clause states; None for a person's own clause.
+        hedged: Said under "I think" or "probably": kept, less sure.
+    """
+
+    subject: str
+    verb: Token
+    owner_noun: Token | None
+    hedged: bool
+
+
+def is_question(sentence: Span) -> bool:
+    """A question mark, or a clause that opens with an auxiliary or wh-word + aux."""
+    text = sentence.text.strip()
+    if text.endswith("?"):
+        return True
+    words = [t for t in sentence if not t.is_punct and t.lower_ not in {"so", "and"}]
+    if len(words) < 2:
+        return False
+    first, second = words[0], words[1]
+    inverted = (
+        first.pos_ == "AUX"
+        and first.dep_ in {"aux", "ROOT"}
+        and (
+            second.dep_ in {"nsubj", "expl"} or second.lower_ in FIRST_PERSON | {"you"}
+        )
+    )
+    wh_aux = first.tag_ in {"WRB", "WP", "WDT"} and second.pos_ == "AUX"
+    return inverted or wh_aux
+
+
+def _subject_token(verb: Token) -> Token | None:
+    for child in verb.children:
+        if child.dep_ in {"nsubj", "nsubjpass"}:
+            return child
+        if child.dep_ == "expl":
+            return None
+    if verb.dep_ in {"conj", "xcomp"} and verb.head.i != verb.i:
+        return _subject_token(verb.head)
+    return None
+
+
+def _possessor(noun: Token) -> str | None:
+    for child in noun.children:
+        if child.dep_ == "poss" and child.lower_ in {"my", "our"}:
+            return child.lower_
+    return None
+
+
+def _name_of(noun: Token) -> str | None:
+    """The proper name beside a relation noun: "my husband Tom", "my sister, Ana"."""
+    for child in noun.children:
+        if child.dep_ in {"appos", "compound", "npadvmod"} and child.pos_ == "PROPN":
+            return child.text.lower()
+    if noun.dep_ == "compound" and noun.head.pos_ == "PROPN":
+        return noun.head.text.lower()
+    return None
+
+
+def person_of(noun: Token, speaker: str) -> str | None:
+    """Whom a noun phrase names: the speaker, a relative, a named person, or None."""
+    if noun.lower_ in FIRST_PERSON or any(
+        c.dep_ == "conj" and c.lower_ in FIRST_PERSON for c in noun.children
+    ):
+        return speaker  # "Alex and I live in Uppsala" is said of "we"
+    if noun.lemma_.lower() in RELATION_NOUNS and _possessor(noun):
+        name = _name_of(noun)
+        return name or f"{speaker}'s {noun.lemma_.lower()}"
+    if noun.pos_ == "PROPN" and noun.ent_type_ == "PERSON":
+        name = noun.text.lower()
+        return speaker if name == speaker else name
+    return None
+
+
+def _negated(verb: Token) -> bool:
+    heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
+    return any(c.dep_ == "neg" for h in heads for c in h.children) or any(
+        c.lower_ in {"never", "no"} and c.dep_ in {"neg", "advmod", "det"}
+        for c in verb.children
+    )
+
+
+def _supposed(verb: Token) -> bool:
+    """Under "if", a wish, "someday", or a modal of possibility."""
+    for child in verb.children:
+        word = child.lower_
+        if child.dep_ in {"aux", "mark", "advmod", "npadvmod", "prep"} and (
+            word in HYPOTHETICAL_MODALS or word in HYPOTHETICAL_MARKERS
+        ):
+            return True
+        if (
+            child.dep_ == "npadvmod"
+            and word == "day"
+            and any(g.lower_ == "one" for g in child.children)
+        ):
+            return True
+    node = verb
+    while node.dep_ not in {"ROOT"} and node.head.i != node.i:
+        node = node.head
+        if node.lemma_.lower() in HYPOTHETICAL_MARKERS:
+            return True
+        if node.dep_ == "advcl" and any(
+            c.dep_ == "mark" and c.lower_ in HYPOTHETICAL_MARKERS for c in node.children
+        ):
+            return True
+    return False
+
+
+def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
+    """(someone else's words or wishes, the speaker's own hedge) around `verb`."""
+    node, hedged = verb, False
+    while node.dep_ in {"ccomp", "xcomp", "conj"} and node.head.i != node.i:
+        node = node.head
+        lemma = node.lemma_.lower()
+        if node.dep_ == "conj" or lemma not in REPORTING_VERBS:
+            continue
+        who = _subject_token(node)
+        if who is None or who.lower_ not in speaker_words:
+            return True, hedged
+        if lemma in _HEDGING_FRAMES:
+            hedged = True
+    return False, hedged
+
+
+def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
+    """The asserted clauses of a sentence, each with whom it is about."""
+    if is_question(sentence):
+        return
+    speaker_words = FIRST_PERSON
+    for verb in sentence:
+        if verb.pos_ not in {"VERB", "AUX"} or verb.dep_ not in _CLAUSE_DEPS:
+            continue
+        if verb.dep_ == "relcl":
+            continue
+        noun = _subject_token(verb)
+        if noun is None:
+            continue
+        subject = person_of(noun, speaker)
+        owner = None
+        if subject is None:
+            if _possessor(noun) is None and not any(
+                c.dep_ == "det" and c.lower_ == "the" for c in noun.children
+            ):
+                continue
+            if noun.pos_ not in {"NOUN", "PROPN"}:
+                continue
+            subject, owner = speaker, noun
+        if _negated(verb) or _supposed(verb):
+            continue
+        reported, hedged = _reported(verb, speaker_words)
+        if reported:
+            continue
+        if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in REPORTING_VERBS:
+            continue
+        yield Statement(subject, verb, owner, hedged)

@@ -1,0 +1,153 @@
+"""The driver: turns to fact candidates through the parse.
+
+Turns are parsed in one batch; each sentence's asserted clauses become facts
+about whoever they are about. A clause that ends something ("I quit the choir",
+"we sold the Golf") lands on the key of the known fact it ends, so that fact is
+superseded rather than left standing beside the news.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from spacy.tokens import Span, Token
+
+from memory_lab.brains.parsed.clauses import Statement, statements
+from memory_lab.brains.parsed.facts import Reading, readings, relation_readings, slug
+from memory_lab.brains.parsed.lexicon import ENDING_PHRASALS, ENDING_VERBS
+from memory_lab.brains.parsed.pipeline import parse_many
+from memory_lab.brains.rule_based.extraction.candidates import (
+    CATEGORY_IMPORTANCE,
+    speaker_subject,
+)
+from memory_lab.brains.rule_based.extraction.corrections import FactLike
+from memory_lab.brains.rule_based.extraction.filters import JOKE
+from memory_lab.text import strip_injected_memory
+from memory_lab.types import FactCandidate, Message
+
+CONFIDENCE_STATED = 0.8
+CONFIDENCE_HEDGED = 0.55
+
+
+def _ends(verb: Token) -> bool:
+    lemma = verb.lemma_.lower()
+    if lemma in ENDING_VERBS:
+        return True
+    particles = {c.lower_ for c in verb.children if c.dep_ in {"prt", "advmod"}}
+    return any((lemma, p) in ENDING_PHRASALS for p in particles)
+
+
+def _ended_object(verb: Token) -> Token | None:
+    for child in verb.children:
+        if child.dep_ in {"dobj", "pobj"}:
+            return child
+        if child.dep_ in {"prep", "prt"}:
+            for grand in child.children:
+                if grand.dep_ == "pobj":
+                    return grand
+    return None
+
+
+def _ending(
+    statement: Statement, known: Sequence[FactLike]
+) -> tuple[FactLike, Span] | None:
+    """The known fact a clause ends, and the words that end it."""
+    verb = statement.verb
+    if statement.owner_noun is not None or not _ends(verb):
+        return None
+    obj = _ended_object(verb)
+    if obj is None:
+        return None
+    names = {obj.lower_, obj.lemma_.lower()}
+    for fact in reversed(known):
+        if fact.subject != statement.subject:
+            continue
+        words = set(slug(fact.value).split("_")) | set(fact.key.split("."))
+        if names & words:
+            end = max(t.i for t in obj.subtree if not t.is_punct)
+            return fact, verb.doc[verb.i : end + 1]
+    return None
+
+
+def _candidate(
+    message: Message,
+    subject: str,
+    reading: Reading,
+    sentence: Span,
+    hedged: bool,
+) -> FactCandidate:
+    return FactCandidate(
+        category=reading.category,
+        key=reading.key,
+        value=reading.value.text,
+        subject=subject,
+        confidence=CONFIDENCE_HEDGED if hedged else CONFIDENCE_STATED,
+        importance=CATEGORY_IMPORTANCE.get(reading.category, 0.5),
+        source="extracted",
+        session=message.session,
+        turn_ids=[message.id],
+        evidence=sentence.text.strip(),
+    )
+
+
+def parse_candidates(
+    messages: Sequence[Message], *, prior: Sequence[FactLike] = ()
+) -> list[FactCandidate]:
+    """Fact candidates the turns state, read from their parse, in order.
+
+    Args:
+        messages: Turns to read; user turns and turns with a named speaker.
+        prior: Facts already known, so an ending lands on the key it ends.
+    """
+    readable = []
+    for message in messages:
+        subject = speaker_subject(message)
+        if subject is None:
+            continue
+        text = strip_injected_memory(message.content)
+        if not text.strip() or JOKE.search(text):
+            continue
+        readable.append((message, subject, text))
+    docs = parse_many(t for _, _, t in readable)
+    found: list[FactCandidate] = []
+    for (message, speaker, _), doc in zip(readable, docs, strict=True):
+        seen: set[tuple[str, str]] = set()
+        for sentence in doc.sents:
+            for relation, name in relation_readings(sentence, speaker):
+                reading = Reading(
+                    "identity", f"{relation}.{slug(name.text)}", name, False
+                )
+                if (speaker, reading.key) not in seen:
+                    seen.add((speaker, reading.key))
+                    found.append(_candidate(message, speaker, reading, sentence, False))
+            for statement in statements(sentence, speaker):
+                ended = _ending(statement, [*prior, *found])
+                if ended is not None:
+                    fact, words = ended
+                    reading = Reading(fact.category, fact.key, words, True)
+                    found.append(
+                        _candidate(
+                            message,
+                            statement.subject,
+                            reading,
+                            sentence,
+                            statement.hedged,
+                        )
+                    )
+                    seen.add((statement.subject, fact.key))
+                    continue
+                for reading in readings(statement):
+                    slot = (statement.subject, reading.key)
+                    if slot in seen:
+                        continue
+                    seen.add(slot)
+                    found.append(
+                        _candidate(
+                            message,
+                            statement.subject,
+                            reading,
+                            sentence,
+                            statement.hedged,
+                        )
+                    )
+    return found

@@ -1,0 +1,409 @@
+"""From an asserted clause to (category, key, value): the attribute from head words.
+
+Keys are built from lemmas, so the same attribute said two ways meets on one key:
+"my rent budget", "the budget for rent" and "we budget ... for rent" are all
+`budget.rent`. A key names one current value ("lives_in", "budget.rent",
+"appointment.dentist") when the clause states a value of something (a copula
+with a possessive subject, a change "to" a value, a dated event, a state frame
+such as living or working somewhere), so a later statement supersedes it; an
+activity or a liking keeps its object in the key (`adopt.puppy`), so many can
+hold at once.
+
+Values are spans of the turn: the object phrase without its articles, fillers,
+dates and trailing clauses, so "by the way" or "on Monday" never become values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from spacy.tokens import Span, Token
+
+from memory_lab.brains.parsed.clauses import Statement
+from memory_lab.brains.parsed.lexicon import (
+    CHANGE_VERBS,
+    FILLERS,
+    PLAN_VERBS,
+    PREFERENCE_VERBS,
+    PRONOUN_OBJECTS,
+    REACTION_VERBS,
+    RELATION_NOUNS,
+    STATE_FRAMES,
+)
+
+MAX_VALUE_TOKENS = 9
+_CUT_DEPS = frozenset(
+    {"relcl", "advcl", "ccomp", "punct", "cc", "conj", "appos", "parataxis", "mark"}
+)
+_EDGE_DEPS = frozenset(
+    {"det", "poss", "punct", "cc", "case", "prep", "aux", "neg", "quantmod"}
+)
+_PLACE_ENTS = frozenset({"GPE", "LOC", "FAC"})
+_NAMED_ENTS = frozenset(
+    {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART", "EVENT"}
+)
+_OBJECT_DEPS = frozenset({"dobj", "attr", "oprd", "acomp", "dative"})
+_TIME_ENTS = frozenset({"DATE", "TIME"})
+_LIGHT_VERBS = frozenset("have book schedule arrange set get make plan".split())
+_VAGUE_VERBS = frozenset(
+    "have make take get give do find need use see show keep put bring spend".split()
+)
+"""Verbs that say little on their own: their object must be specific to count."""
+_HEALTH_ADJECTIVES = frozenset("allergic intolerant sensitive".split())
+_FEELINGS = frozenset(
+    """glad happy sad tired excited sorry sure fine good great okay ok busy proud
+    thankful grateful nervous scared worried stressed bored lucky ready able sick
+    afraid curious interested amazed thrilled stoked pumped blessed honored
+    impressed inspired""".split()
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One fact a clause states: where its value is, and how it is keyed."""
+
+    category: str
+    key: str
+    value: Span
+    single: bool
+
+
+def slug(text: str) -> str:
+    """A key part: lower-case words joined by underscores."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
+
+
+def noun_key(noun: Token) -> str:
+    """Lemma of the head, then its modifiers and "for/of" objects, sorted.
+
+    "rent budget", "budget for rent" -> `budget.rent`; "dentist appointment" ->
+    `appointment.dentist`.
+    """
+    parts = []
+    for child in noun.children:
+        if child.dep_ in {"compound", "amod", "nmod"} and child.pos_ != "PROPN":
+            parts.append(child.lemma_.lower())
+        if child.dep_ == "prep" and child.lower_ in {"for", "of"}:
+            parts.extend(g.lemma_.lower() for g in child.children if g.dep_ == "pobj")
+    head = noun.lemma_.lower()
+    return ".".join([slug(head), *sorted(slug(p) for p in parts if slug(p))])
+
+
+def _place_of(prep: Token) -> Token | None:
+    """The place a "in Leeds" / "at Google" phrase names, if it names one."""
+    for obj in prep.children:
+        if obj.dep_ == "pobj" and obj.ent_type_ in _PLACE_ENTS | {"ORG"}:
+            return obj
+    return None
+
+
+def _kept(token: Token, head: Token) -> bool:
+    return token.ent_type_ not in _TIME_ENTS or token.i == head.i
+
+
+def value_span(head: Token) -> Span | None:
+    """The phrase `head` heads, as one contiguous span of the turn, trimmed."""
+    doc = head.doc
+    dropped: set[int] = set()
+    for child in head.subtree:
+        if child.i != head.i and child.dep_ in _CUT_DEPS:
+            dropped.update(t.i for t in child.subtree)
+        if child.dep_ == "prep" and child.head.i == head.i and _place_of(child):
+            dropped.update(t.i for t in child.subtree)
+    keep = [t for t in head.subtree if t.i not in dropped and _kept(t, head)]
+    if not keep:
+        return None
+    # Contiguous run around the head only: a cut in the middle ends the span.
+    start = end = head.i
+    indices = {t.i for t in keep}
+    while start - 1 in indices:
+        start -= 1
+    while end + 1 in indices:
+        end += 1
+    while start < end and (
+        doc[start].dep_ in _EDGE_DEPS or doc[start].lower_ in FILLERS
+    ):
+        start += 1
+    while end > start and (
+        doc[end].dep_ in _EDGE_DEPS
+        or doc[end].lower_ in FILLERS
+        or doc[end].is_punct
+        or doc[end].ent_type_ in _TIME_ENTS
+    ):
+        end -= 1
+    if end - start + 1 > MAX_VALUE_TOKENS:
+        end = max(head.i, start + MAX_VALUE_TOKENS - 1)
+    span = doc[start : end + 1]
+    if not any(t.is_alpha or t.like_num for t in span):
+        return None
+    return span
+
+
+def _thing(span: Span | None) -> bool:
+    """Whether a value names something (not "it", "that", a feeling)."""
+    if span is None:
+        return False
+    words = [t for t in span if not t.is_punct and not t.is_stop]
+    if not words:
+        return span.root.like_num or (
+            span.root.pos_ == "PROPN" and span.root.lower_ not in PRONOUN_OBJECTS
+        )
+    return not all(t.lower_ in PRONOUN_OBJECTS for t in words)
+
+
+def _specific(token: Token) -> bool:
+    """A named thing, a number, or a noun with a modifier that narrows it."""
+    if token.pos_ in {"PROPN", "NUM"} or token.ent_type_ in _NAMED_ENTS:
+        return True
+    return any(
+        c.dep_ in {"compound", "prep", "nummod", "poss", "acl"}
+        or (
+            c.dep_ == "amod"
+            and c.lower_ not in {"many", "few", "some", "more", "other"}
+        )
+        for c in token.children
+    )
+
+
+def _conjoined(token: Token) -> list[Token]:
+    out = [token]
+    for child in token.children:
+        if child.dep_ == "conj":
+            out.extend(_conjoined(child))
+    return out
+
+
+def _preps(verb: Token) -> Iterator[tuple[str, Token]]:
+    """(preposition, object) pairs of a verb, also behind a particle ("up to")."""
+    for child in verb.children:
+        if child.dep_ == "prep":
+            for obj in child.children:
+                if obj.dep_ == "pobj":
+                    yield child.lower_, obj
+        if child.dep_ in {"prt", "advmod"}:
+            for grand in child.children:
+                if grand.dep_ == "pobj" and child.dep_ == "prt":
+                    yield child.lower_, grand
+                if grand.dep_ == "prep":
+                    for obj in grand.children:
+                        if obj.dep_ == "pobj":
+                            yield grand.lower_, obj
+
+
+def _dated(verb: Token) -> Span | None:
+    for ent in verb.doc.ents:
+        if ent.label_ == "DATE" and ent.root.head in (verb, *verb.children):
+            return ent
+        if ent.label_ == "DATE" and ent.root.head.head.i == verb.i:
+            return ent
+    return None
+
+
+def _change_value(verb: Token) -> Span | None:
+    """The new value of a change: "went up to 380", "got pushed to the 14th"."""
+    for prep, obj in _preps(verb):
+        if prep == "to":
+            return value_span(obj) if obj.ent_type_ not in _TIME_ENTS else _ent(obj)
+    for child in verb.subtree:
+        if child.like_num and any(
+            g.lower_ == "to" and g.dep_ in {"quantmod", "prep"} for g in child.children
+        ):
+            return value_span(child)
+    return None
+
+
+def _ent(token: Token) -> Span | None:
+    for ent in token.doc.ents:
+        if ent.start <= token.i < ent.end:
+            span = ent
+            while span.start > 0 and token.doc[span.start - 1].lower_ == "the":
+                span = token.doc[span.start - 1 : span.end]
+            return span
+    return value_span(token)
+
+
+def _owner_reading(statement: Statement) -> Iterator[Reading]:
+    """A value of something the speaker has: "my car is a Golf", "the budget rose"."""
+    noun, verb = statement.owner_noun, statement.verb
+    assert noun is not None
+    key = noun_key(noun)
+    owned = any(c.dep_ == "poss" for c in noun.children)
+    if verb.lemma_ == "be" and owned:
+        for child in verb.children:
+            if child.dep_ in {"attr", "oprd"} and child.pos_ in {
+                "NOUN",
+                "PROPN",
+                "NUM",
+            }:
+                span = value_span(child)
+                if _thing(span):
+                    yield Reading("knowledge", key, span, True)
+                    return
+        return
+    if verb.lemma_.lower() in CHANGE_VERBS:
+        span = _change_value(verb)
+        if _thing(span):
+            yield Reading("knowledge", key, span, True)
+
+
+def _copula_readings(statement: Statement) -> Iterator[Reading]:
+    verb = statement.verb
+    for child in verb.children:
+        if child.dep_ == "attr" and child.pos_ in {"NOUN", "PROPN"}:
+            kind = any(c.lower_ in {"a", "an"} for c in child.children)
+            if not (kind or _specific(child)):
+                continue  # "I'm the one", "it was fun": no class, no thing
+            span = value_span(child)
+            if _thing(span):
+                category = "identity" if child.pos_ == "NOUN" else "knowledge"
+                yield Reading(category, f"is.{slug(child.lemma_)}", span, False)
+        elif child.dep_ == "acomp":
+            adjective = child.lemma_.lower()
+            preps = list(_preps(child)) + [
+                ("to", c)
+                for c in child.children
+                if c.dep_ == "xcomp"
+                and any(a.lower_ == "to" for a in c.children)
+                and adjective in _HEALTH_ADJECTIVES
+            ]
+            for prep, obj in preps:
+                for item in _conjoined(obj):
+                    span = value_span(item)
+                    if _thing(span):
+                        category = (
+                            "constraint"
+                            if adjective in _HEALTH_ADJECTIVES
+                            else "preference"
+                            if adjective in {"fond", "into", "keen"}
+                            else "knowledge"
+                        )
+                        yield Reading(
+                            category,
+                            f"{slug(adjective)}_{prep}.{slug(item.lemma_)}",
+                            span,
+                            False,
+                        )
+    for prep, obj in _preps(verb):
+        if prep in {"from", "in"} and obj.ent_type_ in {"GPE", "LOC", "NORP"}:
+            span = value_span(obj)
+            key = "hometown" if prep == "from" else "home_city"
+            yield Reading("identity", key, span, True)
+
+
+def _frame(verb: Token, prep: str) -> str | None:
+    return STATE_FRAMES.get((verb.lemma_.lower(), prep))
+
+
+def _verb_readings(statement: Statement) -> Iterator[Reading]:
+    verb = statement.verb
+    lemma = verb.lemma_.lower()
+    if lemma in PLAN_VERBS | {"start", "begin", "keep", "continue", "go"} and any(
+        c.dep_ == "xcomp" for c in verb.children
+    ):
+        # "I plan to run ...", "I started learning Spanish": the complement says
+        # what; it is read as its own clause with the same subject.
+        complements = [c for c in verb.children if c.dep_ == "xcomp"]
+        for comp in complements:
+            inner = Statement(statement.subject, comp, None, statement.hedged)
+            found = list(_verb_readings(inner))
+            if found:
+                yield from found
+            elif comp.pos_ == "VERB" and lemma in {"go", "start", "begin"}:
+                span = value_span(comp)
+                if _thing(span):
+                    yield Reading(
+                        "knowledge", f"{lemma}.{slug(comp.lemma_)}", span, False
+                    )
+        return
+    category = "preference" if lemma in PREFERENCE_VERBS else "knowledge"
+    objects = [c for c in verb.children if c.dep_ in {"dobj", "dative"}]
+    date = _dated(verb)
+    for obj in objects:
+        for item in _conjoined(obj):
+            if item.lower_ in PRONOUN_OBJECTS or item.pos_ == "PRON":
+                continue
+            if lemma in REACTION_VERBS and lemma not in PREFERENCE_VERBS:
+                if item.pos_ != "PROPN" and item.ent_type_ not in _NAMED_ENTS:
+                    continue
+            if lemma in _VAGUE_VERBS | PREFERENCE_VERBS and not _specific(item):
+                continue
+            if lemma in _LIGHT_VERBS and date is not None and item.pos_ == "NOUN":
+                yield Reading("knowledge", noun_key(item), date, True)
+                continue
+            span = value_span(item)
+            if not _thing(span):
+                continue
+            if lemma == "join" and item.ent_type_ == "ORG":
+                yield Reading("identity", "employer", span, True)
+                continue
+            key = f"{slug(lemma)}.{slug(item.lemma_)}"
+            if lemma in PREFERENCE_VERBS:
+                key = f"likes.{slug(item.lemma_)}"
+            yield Reading(category, key, span, False)
+    if lemma in PREFERENCE_VERBS:
+        for comp in verb.children:
+            if comp.dep_ == "xcomp" and comp.pos_ == "VERB":
+                span = value_span(comp)
+                if _thing(span):
+                    yield Reading(
+                        "preference", f"likes.{slug(comp.lemma_)}", span, False
+                    )
+    has_object = bool(objects)
+    places = [
+        (p.lower_, place)
+        for obj in objects
+        for p in obj.children
+        if p.dep_ == "prep" and (place := _place_of(p)) is not None
+    ]
+    for prep, obj in [*_preps(verb), *places]:
+        if obj.ent_type_ in _TIME_ENTS or obj.lower_ in PRONOUN_OBJECTS:
+            continue
+        if obj.pos_ == "PRON":
+            continue
+        frame = _frame(verb, prep)
+        if has_object and frame is None and obj.ent_type_ not in _NAMED_ENTS:
+            continue
+        for item in _conjoined(obj):
+            span = value_span(item)
+            if not _thing(span):
+                continue
+            if frame is not None:
+                category = "identity"
+                yield Reading(category, frame, span, True)
+            elif lemma in CHANGE_VERBS and prep == "to":
+                yield Reading(category, f"{slug(lemma)}_to", span, True)
+            elif lemma not in REACTION_VERBS:
+                yield Reading(
+                    category,
+                    f"{slug(lemma)}_{slug(prep)}.{slug(item.lemma_)}",
+                    span,
+                    False,
+                )
+
+
+def readings(statement: Statement) -> list[Reading]:
+    """Every fact one asserted clause states (often none)."""
+    if statement.owner_noun is not None:
+        return list(_owner_reading(statement))
+    if statement.verb.lemma_ == "be":
+        return list(_copula_readings(statement))
+    return list(_verb_readings(statement))
+
+
+def relation_readings(sentence: Span, speaker: str) -> Iterator[tuple[str, Span]]:
+    """The relation in "my husband Tom" as the speaker's fact, valued by the name."""
+    for token in sentence:
+        if token.lemma_.lower() not in RELATION_NOUNS:
+            continue
+        if not any(
+            c.dep_ == "poss" and c.lower_ in {"my", "our"} for c in token.children
+        ):
+            continue
+        for child in token.children:
+            if (
+                child.dep_ in {"appos", "compound", "npadvmod"}
+                and child.pos_ == "PROPN"
+            ):
+                yield token.lemma_.lower(), sentence.doc[child.i : child.i + 1]

@@ -1,0 +1,92 @@
+"""Closed-class English the parser brain needs beside the parse.
+
+The parse says which word is the subject, the verb and the object; it cannot say
+that "quit" ends what "joined" began, that a wife is a person linked to the
+speaker, or that "honestly" carries no content. Those are properties of English
+words, not of any conversation, so they are listed here, by lemma, once.
+"""
+
+from __future__ import annotations
+
+RELATION_NOUNS = frozenset(
+    """wife husband partner spouse fiance fiancee girlfriend boyfriend mom mum mother
+    dad father parent parents brother sister sibling siblings son daughter kid kids
+    child children baby grandma grandmother grandpa grandfather grandparent
+    grandparents aunt uncle cousin nephew niece friend bestie roommate flatmate
+    housemate neighbour neighbor boss manager colleague coworker teammate mentor
+    coach doctor therapist landlord landlady stepmom stepdad stepson stepdaughter
+    in-law""".split()
+)
+"""People a speaker names by their tie to them ("my sister", "our landlord")."""
+
+ENDING_VERBS = frozenset(
+    """quit leave stop sell cancel drop end close retire resign divorce abandon
+    ditch dump finish""".split()
+)
+"""Verbs that end what their object was ("I quit the choir", "we sold the Golf")."""
+
+ENDING_PHRASALS = frozenset({("give", "up"), ("break", "up"), ("drop", "out")})
+
+CHANGE_VERBS = frozenset(
+    """go rise increase climb jump drop fall decrease change move push shift
+    reschedule postpone bump raise lower cut switch bring""".split()
+)
+"""Verbs that move a thing's value ("the budget went up to 380", "the meeting got
+pushed to the 9th"): with a "to" object they restate the subject's value."""
+
+STATE_FRAMES: dict[tuple[str, str], str] = {
+    ("live", "in"): "home_city",
+    ("move", "to"): "home_city",
+    ("relocate", "to"): "home_city",
+    ("settle", "in"): "home_city",
+    ("work", "at"): "employer",
+    ("work", "for"): "employer",
+    ("join", ""): "employer",
+    ("work", "as"): "job_title",
+}
+"""Verb frames that state one current value of a slot: moving somewhere is living
+there, so a later move supersedes the earlier city. The slot names are the ones
+the rest of memory uses (`home_city`, `employer`). `join` counts as a job only
+with an organisation object (see `facts`)."""
+
+FILLERS = frozenset(
+    """actually honestly basically literally really just now currently still also
+    too anyway anyways btw lol haha yeah well so totally definitely probably maybe
+    finally recently already again even kinda sorta pretty""".split()
+)
+"""Words trimmed from a value's edges: they say how, not what."""
+
+REACTION_VERBS = frozenset(
+    """thank hope guess think know mean see say feel wonder agree bet suppose believe
+    imagine remember forget understand appreciate love like hate miss wish want
+    need let tell ask hear glad get""".split()
+)
+"""Verbs whose clause is a reaction or a frame around another clause; their own
+object is a fact only when it is a thing (see `facts`)."""
+
+PREFERENCE_VERBS = frozenset("love like enjoy prefer adore hate dislike".split())
+
+PLAN_VERBS = frozenset("plan intend aim hope want try decide".split())
+"""Verbs that take the real activity as their complement: "I plan to run"."""
+
+HYPOTHETICAL_MARKERS = frozenset(
+    "if unless wish someday suppose supposing imagine whether".split()
+)
+"""Words that make their clause a supposition, not a statement."""
+
+HYPOTHETICAL_MODALS = frozenset("would could might may should 'd ought".split())
+"""Modals of possibility and advice: "I might learn Japanese" states nothing yet."""
+
+REPORTING_VERBS = frozenset(
+    """say tell think suggest reckon believe claim insist recommend want expect
+    advise warn keep""".split()
+)
+"""Verbs that put someone else's words or wishes around a clause."""
+
+PRONOUN_OBJECTS = frozenset(
+    """it this that these those them him her you me us something anything
+    everything nothing one stuff thing things lot""".split()
+)
+"""Objects that name nothing by themselves: a value needs a thing."""
+
+PREPOSITIONS_KEPT = frozenset("in at to for as with from on about into of by".split())

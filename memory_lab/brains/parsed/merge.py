@@ -1,0 +1,47 @@
+"""The offline brain's extraction: the parse, with the rules kept where they add.
+
+The rules still own what the parse cannot say on its own: standing instructions
+("always reply in Swedish"), constraints phrased as rules, decisions among named
+options and corrections of a slot ("not K2 anymore, K3"). The parse covers
+statements of fact in any phrasing. Where both read the same words of a turn,
+the rule's slot is kept (its key is the one older facts and the app use) and the
+parse's reading is dropped, so one statement is one fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory_lab.brains.parsed.extract import parse_candidates
+from memory_lab.brains.rule_based.extraction import extract_candidates
+from memory_lab.brains.rule_based.extraction.corrections import FactLike
+from memory_lab.text import content_words
+from memory_lab.types import FactCandidate, Message
+
+
+def _same_words(a: FactCandidate, b: FactCandidate | FactLike) -> bool:
+    """Whether two candidates state one value of one subject.
+
+    Within a turn, one value's words holding the other's is enough; across
+    turns the words must be the same (a restatement under another key).
+    """
+    if a.subject != b.subject:
+        return False
+    left, right = content_words(a.value), content_words(b.value)
+    if not (left and right):
+        return False
+    turns = getattr(b, "turn_ids", ())
+    if set(a.turn_ids) & set(turns):
+        return left <= right or right <= left
+    return left == right
+
+
+def merged_candidates(
+    messages: Sequence[Message], *, prior: Sequence[FactLike] = ()
+) -> list[FactCandidate]:
+    """Rule candidates, then parse candidates that state something the rules did not."""
+    ruled = extract_candidates(messages, prior=prior)
+    parsed = parse_candidates(messages, prior=[*prior, *ruled])
+    known = [*prior, *ruled]
+    kept = [p for p in parsed if not any(_same_words(p, r) for r in known)]
+    return [*ruled, *kept]

