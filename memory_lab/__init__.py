@@ -26,7 +26,8 @@ Map of the library:
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
 - `brains/`: the protocol (results carry tenant-free notes; `usage()` counts);
-  `rule_based/` (offline default) and `llm/` (OpenAI-compatible: `brain`,
+  `rule_based/` (offline default), `parsed/` (its facts from a dependency
+  parse) and `llm/` (OpenAI-compatible: `brain`,
   `endpoint`, `breaker`, `extraction`, `grounding`); `prompts/`: one module per
   LLM task.
 - `stores/`: transcript, facts and events on SQLite; episodes on ChromaDB;

@@ -113,8 +113,6 @@ def test_quitting_ends_what_joining_began() -> None:
         rows = engine.facts.rows("t")
         joined = [r for r in rows if "community choir" in r.value]
         assert joined and not any(r.is_active(clock.now()) for r in joined)
-        assert any(
-            "quit" in r.value and r.is_active(clock.now()) for r in rows
-        )
+        assert any("quit" in r.value and r.is_active(clock.now()) for r in rows)
     finally:
         engine.close()

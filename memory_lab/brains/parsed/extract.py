@@ -124,21 +124,12 @@ def parse_candidates(
                 ended = _ending(statement, [*prior, *found])
                 if ended is not None:
                     fact, words = ended
-                    reading = Reading(fact.category, fact.key, words, True)
-                    found.append(
-                        _candidate(
-                            message,
-                            statement.subject,
-                            reading,
-                            sentence,
-                            statement.hedged,
-                        )
-                    )
-                    seen.add((statement.subject, fact.key))
-                    continue
-                for reading in readings(statement):
+                    stated = [Reading(fact.category, fact.key, words, True)]
+                else:
+                    stated = readings(statement)
+                for reading in stated:
                     slot = (statement.subject, reading.key)
-                    if slot in seen:
+                    if slot in seen and ended is None:
                         continue
                     seen.add(slot)
                     found.append(
