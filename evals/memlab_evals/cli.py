@@ -93,7 +93,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--extractor",
         choices=("parse", "rules"),
-        default="parse",
+        default="rules",
         help="how the offline brain reads facts: parse (a dependency parse, with "
         "the rules for instructions and corrections) or rules (the pattern table "
         "alone, for ablations)",
@@ -133,7 +133,7 @@ def evaluate(
     progress: bool = True,
     models: RunModels | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "parse",
+    extractor: Extractor = "rules",
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
