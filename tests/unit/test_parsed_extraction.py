@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -10,26 +10,14 @@ from memory_lab.brains.parsed.extract import parse_candidates
 from memory_lab.clock import ManualClock
 from memory_lab.config import MemoryConfig
 from memory_lab.engine import MemoryEngine
-from memory_lab.types import Message
+from tests.helpers import T0, msg
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-def turn(text: str, i: int = 0, speaker: str = "") -> Message:
-    return Message(
-        id=f"t{i}",
-        tenant="t",
-        session="s1",
-        role="user",
-        content=text,
-        timestamp=T0 + timedelta(days=i),
-        speaker=speaker,
-    )
+DAY = 24 * 60
 
 
 def facts(*texts: str, speaker: str = "") -> set[tuple[str, str]]:
-    found = parse_candidates([turn(t, i, speaker) for i, t in enumerate(texts)])
-    return {(c.subject, c.value) for c in found}
+    turns = [msg(i, t, minutes=DAY, speaker=speaker) for i, t in enumerate(texts)]
+    return {(c.subject, c.value) for c in parse_candidates(turns)}
 
 
 def test_two_facts_of_two_people_in_one_sentence() -> None:
@@ -88,10 +76,10 @@ def test_an_update_in_other_words_supersedes_the_old_value() -> None:
             ]
         ):
             clock.advance(timedelta(days=1))
-            engine.ingest("t", [turn(text, i)])
-        engine.close_session("t")
+            engine.ingest("t1", [msg(i, text, at=clock.now())])
+        engine.close_session("t1")
         assert engine.flush(timeout=60)
-        rows = [r for r in engine.facts.rows("t") if r.key == "budget.grocery"]
+        rows = [r for r in engine.facts.rows("t1") if r.key == "budget.grocery"]
         active = [r.value for r in rows if r.is_active(clock.now())]
         assert active == ["380"]
         assert any("300" in r.value and r.status == "superseded" for r in rows)
@@ -107,10 +95,10 @@ def test_quitting_ends_what_joining_began() -> None:
             ["I joined a community choir last spring.", "I quit the choir in June."]
         ):
             clock.advance(timedelta(days=1))
-            engine.ingest("t", [turn(text, i)])
-        engine.close_session("t")
+            engine.ingest("t1", [msg(i, text, at=clock.now())])
+        engine.close_session("t1")
         assert engine.flush(timeout=60)
-        rows = engine.facts.rows("t")
+        rows = engine.facts.rows("t1")
         joined = [r for r in rows if "community choir" in r.value]
         assert joined and not any(r.is_active(clock.now()) for r in joined)
         assert any("quit" in r.value and r.is_active(clock.now()) for r in rows)

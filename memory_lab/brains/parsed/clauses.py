@@ -162,7 +162,6 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
     """The asserted clauses of a sentence, each with whom it is about."""
     if is_question(sentence):
         return
-    speaker_words = FIRST_PERSON
     for verb in sentence:
         if verb.pos_ not in {"VERB", "AUX"} or verb.dep_ not in _CLAUSE_DEPS:
             continue
@@ -183,7 +182,7 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
             subject, owner = speaker, noun
         if _negated(verb) or _supposed(verb):
             continue
-        reported, hedged = _reported(verb, speaker_words)
+        reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:
             continue
         if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in REPORTING_VERBS:

@@ -114,9 +114,7 @@ def parse_candidates(
         seen: set[tuple[str, str]] = set()
         for sentence in doc.sents:
             for relation, name in relation_readings(sentence, speaker):
-                reading = Reading(
-                    "identity", f"{relation}.{slug(name.text)}", name, False
-                )
+                reading = Reading("identity", f"{relation}.{slug(name.text)}", name)
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))
@@ -124,7 +122,7 @@ def parse_candidates(
                 ended = _ending(statement, [*prior, *found])
                 if ended is not None:
                     fact, words = ended
-                    stated = [Reading(fact.category, fact.key, words, True)]
+                    stated = [Reading(fact.category, fact.key, words)]
                 else:
                     stated = readings(statement)
                 for reading in stated:

@@ -2,7 +2,7 @@
 
 Keys are built from lemmas, so the same attribute said two ways meets on one key:
 "my rent budget", "the budget for rent" and "we budget ... for rent" are all
-`budget.rent`. A key names one current value ("lives_in", "budget.rent",
+`budget.rent`. A key names one current value ("home_city", "budget.rent",
 "appointment.dentist") when the clause states a value of something (a copula
 with a possessive subject, a change "to" a value, a dated event, a state frame
 such as living or working somewhere), so a later statement supersedes it; an
@@ -44,7 +44,6 @@ _PLACE_ENTS = frozenset({"GPE", "LOC", "FAC"})
 _NAMED_ENTS = frozenset(
     {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART", "EVENT"}
 )
-_OBJECT_DEPS = frozenset({"dobj", "attr", "oprd", "acomp", "dative"})
 _TIME_ENTS = frozenset({"DATE", "TIME"})
 _LIGHT_VERBS = frozenset("have book schedule arrange set get make plan".split())
 _VAGUE_VERBS = frozenset(
@@ -67,7 +66,6 @@ class Reading:
     category: str
     key: str
     value: Span
-    single: bool
 
 
 def slug(text: str) -> str:
@@ -239,13 +237,13 @@ def _owner_reading(statement: Statement) -> Iterator[Reading]:
             }:
                 span = value_span(child)
                 if _thing(span):
-                    yield Reading("knowledge", key, span, True)
+                    yield Reading("knowledge", key, span)
                     return
         return
     if verb.lemma_.lower() in CHANGE_VERBS:
         span = _change_value(verb)
         if _thing(span):
-            yield Reading("knowledge", key, span, True)
+            yield Reading("knowledge", key, span)
 
 
 def _copula_readings(statement: Statement) -> Iterator[Reading]:
@@ -258,7 +256,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             span = value_span(child)
             if _thing(span):
                 category = "identity" if child.pos_ == "NOUN" else "knowledge"
-                yield Reading(category, f"is.{slug(child.lemma_)}", span, False)
+                yield Reading(category, f"is.{slug(child.lemma_)}", span)
         elif child.dep_ == "acomp":
             adjective = child.lemma_.lower()
             preps = list(_preps(child)) + [
@@ -283,13 +281,12 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
                             category,
                             f"{slug(adjective)}_{prep}.{slug(item.lemma_)}",
                             span,
-                            False,
                         )
     for prep, obj in _preps(verb):
         if prep in {"from", "in"} and obj.ent_type_ in {"GPE", "LOC", "NORP"}:
             span = value_span(obj)
             key = "hometown" if prep == "from" else "home_city"
-            yield Reading("identity", key, span, True)
+            yield Reading("identity", key, span)
 
 
 def _frame(verb: Token, prep: str) -> str | None:
@@ -313,9 +310,7 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             elif comp.pos_ == "VERB" and lemma in {"go", "start", "begin"}:
                 span = value_span(comp)
                 if _thing(span):
-                    yield Reading(
-                        "knowledge", f"{lemma}.{slug(comp.lemma_)}", span, False
-                    )
+                    yield Reading("knowledge", f"{lemma}.{slug(comp.lemma_)}", span)
         return
     category = "preference" if lemma in PREFERENCE_VERBS else "knowledge"
     objects = [c for c in verb.children if c.dep_ in {"dobj", "dative"}]
@@ -330,26 +325,24 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             if lemma in _VAGUE_VERBS | PREFERENCE_VERBS and not _specific(item):
                 continue
             if lemma in _LIGHT_VERBS and date is not None and item.pos_ == "NOUN":
-                yield Reading("knowledge", noun_key(item), date, True)
+                yield Reading("knowledge", noun_key(item), date)
                 continue
             span = value_span(item)
             if not _thing(span):
                 continue
             if lemma == "join" and item.ent_type_ == "ORG":
-                yield Reading("identity", "employer", span, True)
+                yield Reading("identity", "employer", span)
                 continue
             key = f"{slug(lemma)}.{slug(item.lemma_)}"
             if lemma in PREFERENCE_VERBS:
                 key = f"likes.{slug(item.lemma_)}"
-            yield Reading(category, key, span, False)
+            yield Reading(category, key, span)
     if lemma in PREFERENCE_VERBS:
         for comp in verb.children:
             if comp.dep_ == "xcomp" and comp.pos_ == "VERB":
                 span = value_span(comp)
                 if _thing(span):
-                    yield Reading(
-                        "preference", f"likes.{slug(comp.lemma_)}", span, False
-                    )
+                    yield Reading("preference", f"likes.{slug(comp.lemma_)}", span)
     has_object = bool(objects)
     places = [
         (p.lower_, place)
@@ -371,15 +364,12 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
                 continue
             if frame is not None:
                 category = "identity"
-                yield Reading(category, frame, span, True)
+                yield Reading(category, frame, span)
             elif lemma in CHANGE_VERBS and prep == "to":
-                yield Reading(category, f"{slug(lemma)}_to", span, True)
+                yield Reading(category, f"{slug(lemma)}_to", span)
             elif lemma not in REACTION_VERBS:
                 yield Reading(
-                    category,
-                    f"{slug(lemma)}_{slug(prep)}.{slug(item.lemma_)}",
-                    span,
-                    False,
+                    category, f"{slug(lemma)}_{slug(prep)}.{slug(item.lemma_)}", span
                 )
 
 

@@ -88,5 +88,3 @@ PRONOUN_OBJECTS = frozenset(
     everything nothing one stuff thing things lot""".split()
 )
 """Objects that name nothing by themselves: a value needs a thing."""
-
-PREPOSITIONS_KEPT = frozenset("in at to for as with from on about into of by".split())
