@@ -183,6 +183,14 @@ def _run_app(args: argparse.Namespace) -> int:
 
 def _add_main(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("main", help="the main job on the embedded defaults")
+    p.add_argument(
+        "--extractor",
+        choices=("parse", "rules"),
+        default="parse",
+        help="how the offline brain reads facts (default parse; rules is the "
+        "ablation: the pattern table alone). Runs go to MEMORY_LAB_RUNS as usual, "
+        "so point it elsewhere to keep both.",
+    )
     p.set_defaults(func=_run_main)
 
 
@@ -192,7 +200,13 @@ def _run_main(args: argparse.Namespace) -> int:
 
     settings = args.settings
     return int(
-        main_job(locomo=settings.locomo, models=args.models, runs=settings.runs) or 0
+        main_job(
+            locomo=settings.locomo,
+            models=args.models,
+            runs=settings.runs,
+            extractor=args.extractor,
+        )
+        or 0
     )
 
 

@@ -446,7 +446,7 @@ class MemoryConfig(Frozen):
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     llm: LLMSettings | None = None
     extractor: Extractor = Field(
-        default="rules",
+        default="parse",
         description="How the offline brain reads facts: `parse` (a dependency "
         "parse, with the rules for instructions and corrections) or `rules` (the "
         "pattern table alone, for ablations).",

@@ -109,6 +109,12 @@ def fact_words(key: str, value: str) -> frozenset[str]:
     )
 
 
+@functools.lru_cache(maxsize=10_000)
+def subject_words(subject: str) -> frozenset[str]:
+    """Content words of whom a fact is about ("melanie", "user's sister" -> sister)."""
+    return frozenset(content_words(subject.replace("user's", " "))) - {"user"}
+
+
 # --- sentences ----------------------------------------------------------------------
 
 _MEMORY_TAG = re.compile(r"<memory\b[^>]*>.*?</memory\s*>", re.I | re.S)

@@ -93,7 +93,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--extractor",
         choices=("parse", "rules"),
-        default="rules",
+        default="parse",
         help="how the offline brain reads facts: parse (a dependency parse, with "
         "the rules for instructions and corrections) or rules (the pattern table "
         "alone, for ablations)",
@@ -133,7 +133,7 @@ def evaluate(
     progress: bool = True,
     models: RunModels | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "rules",
+    extractor: Extractor = "parse",
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
@@ -341,6 +341,7 @@ def main_job(
     locomo: Path | None = None,
     models: RunModels | None = None,
     runs: Path = Path("runs"),
+    extractor: Extractor = "parse",
 ) -> int:
     """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
@@ -349,7 +350,8 @@ def main_job(
     it sits at ../shared/datasets/locomo/ relative to the working folder. Each run
     goes to RUNS/main-<dataset>-<budget>/, and the goal across them (best recipe
     against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
-    `models`, recipes use its brain.
+    `models`, recipes use its brain; `extractor="rules"` is the ablation of the
+    offline brain's fact reading.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     datasets = [("synthetic", MAIN_SYNTHETIC)]
@@ -374,6 +376,7 @@ def main_job(
                 workers=default_workers(),
                 progress=sys.stderr.isatty(),
                 models=models,
+                extractor=extractor,
             )
             name = f"main-{label}-{budget}"
             probes = probe_scores(log)

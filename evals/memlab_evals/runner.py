@@ -55,7 +55,7 @@ class Unit:
     llm: LLMSettings | None = None
     stores: StoreSpec | None = None
     """Servers for the memory recipes, with this unit's own namespace."""
-    extractor: Extractor = "rules"
+    extractor: Extractor = "parse"
     """How the offline brain reads facts (`rules` for the ablation)."""
 
     @property
@@ -197,7 +197,7 @@ def run_eval(
     corrections: str = "none",
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "rules",
+    extractor: Extractor = "parse",
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 

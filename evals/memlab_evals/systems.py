@@ -117,7 +117,7 @@ class MemorySystem:
         data_dir: Path | None,
         llm: LLMSettings | None = None,
         stores: StoreSpec | None = None,
-        extractor: Extractor = "rules",
+        extractor: Extractor = "parse",
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
@@ -306,7 +306,7 @@ def memory_config(
     rec: Recipe,
     budget: int,
     llm: LLMSettings | None = None,
-    extractor: Extractor = "rules",
+    extractor: Extractor = "parse",
 ) -> MemoryConfig:
     """The engine configuration a memory system runs with at a context budget."""
     return MemoryConfig(
@@ -317,7 +317,7 @@ def memory_config(
     )
 
 
-def memory_settings(budget: int, extractor: Extractor = "rules") -> dict:
+def memory_settings(budget: int, extractor: Extractor = "parse") -> dict:
     """Every configured number besides the recipe, for the run log.
 
     Lexical weight, margins, fact-line limits and the rest change results, so a
@@ -337,7 +337,7 @@ def make_system(
     counter: TokenCounter | None = None,
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "rules",
+    extractor: Extractor = "parse",
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 

@@ -19,6 +19,7 @@ from memory_lab.text import (
     content_words,
     escape_data,
     fact_words,
+    subject_words,
     truncate_to_tokens,
     turn_line,
 )
@@ -73,7 +74,8 @@ def rank_facts(
     constraints, identity and preferences); ties by category priority,
     importance, recency and id (`fact_order`). When some facts share words with
     the query, facts that share none (outside the core) are left out, so their
-    budget goes to episodes instead.
+    budget goes to episodes instead. A fact about someone other than the user
+    shares words only when the question names them (`_about_asked`).
     """
     words = content_words(query)
     kept = [
@@ -81,10 +83,24 @@ def rank_facts(
         for f in facts
         if effective_confidence(f, now, config) >= config.confidence_floor
     ]
-    overlap = {f.id: len(words & fact_words(f.key, f.value)) for f in kept}
+    overlap = {
+        f.id: len(words & fact_words(f.key, f.value)) if _about_asked(f, words) else 0
+        for f in kept
+    }
     if any(overlap.values()):
         kept = [f for f in kept if overlap[f.id] or in_core(f, config)]
     return sorted(kept, key=lambda f: fact_order(f, config, overlap[f.id]))
+
+
+def _about_asked(fact: Fact, query_words: set[str]) -> bool:
+    """Whether a fact is about someone the question asks about.
+
+    The user's own facts always are. A fact about someone else (a LoCoMo
+    speaker, "user's sister") is only when the question names them: asked
+    "what car do I drive?", the sister's Tesla answers nothing, and asked about
+    Melanie, Caroline's facts do not share her budget.
+    """
+    return fact.subject == "user" or bool(query_words & subject_words(fact.subject))
 
 
 def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
@@ -271,7 +287,10 @@ def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fac
     """
     words = content_words(query)
     return [
-        f for f in ranked if in_core(f, config) or words & fact_words(f.key, f.value)
+        f
+        for f in ranked
+        if in_core(f, config)
+        or (_about_asked(f, words) and words & fact_words(f.key, f.value))
     ]
 
 

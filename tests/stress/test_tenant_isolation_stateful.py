@@ -95,7 +95,10 @@ class TenantIsolation(RuleBasedStateMachine):
             assert [m.id for m in stored] == self.messages[tenant]
             assert all(m.tenant == tenant for m in stored)
             active = {f.key: f.value for f in self.engine.facts.active(tenant)}
-            assert active == self.facts[tenant]
+            # Saved facts read back exactly; facts the worker reads from this
+            # tenant's own turns may appear at any step, so only their owner is
+            # checked (below: no other tenant's marker in any row).
+            assert {k: active.get(k) for k in self.facts[tenant]} == self.facts[tenant]
             for ep in self.engine.episodes.get(tenant):
                 assert ep.tenant == tenant
                 assert set(ep.turn_ids) <= set(self.messages[tenant])

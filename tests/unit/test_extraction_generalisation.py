@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_lab.brains.parsed.merge import merged_candidates
 from memory_lab.brains.rule_based.extraction import extract_candidates, value_key
 from memory_lab.types import FactCandidate, Message
 
@@ -197,9 +198,11 @@ def test_switch_without_prior_uses_the_value_kind_or_object(
 
 
 def test_switch_without_any_slot_is_not_guessed() -> None:
-    # a bare move to a place is a house move, which the place rules own
+    # a bare move to a place is a house move, which the parse reads, not a switch
     assert extract("We moved to Denver last year.") == []
-    assert keyed("I moved to Lisbon.") == {"home_city": "Lisbon"}
+    assert extract("I moved to Lisbon.") == []
+    merged = merged_candidates([msg("I moved to Lisbon.")])
+    assert {(c.key, c.value) for c in merged} == {("home_city", "Lisbon")}
 
 
 def test_requested_switch_replaces_the_instruction_of_that_kind() -> None:

@@ -52,6 +52,15 @@ def test_what_is_not_asserted_is_not_stored(text: str) -> None:
     assert facts(text) == set()
 
 
+def test_a_move_to_a_place_is_the_home_city_and_to_a_tool_is_not() -> None:
+    turns = [msg(0, "I moved to New York City last year.", minutes=DAY)]
+    assert {(c.key, c.value) for c in parse_candidates(turns)} == {
+        ("home_city", "New York City")
+    }
+    turns = [msg(0, "I finally moved to Neovim.", minutes=DAY)]
+    assert not any(c.key == "home_city" for c in parse_candidates(turns))
+
+
 def test_a_named_speaker_is_the_subject() -> None:
     got = facts("I just adopted a rescue greyhound called Pepper.", speaker="Priya")
     assert any(s == "priya" and "greyhound" in v for s, v in got)
@@ -104,3 +113,49 @@ def test_quitting_ends_what_joining_began() -> None:
         assert any("quit" in r.value and r.is_active(clock.now()) for r in rows)
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot to renew my passport again.",
+        "I keep meaning to call my grandmother but I never get round to it.",
+    ],
+)
+def test_what_did_not_happen_is_not_stored(text: str) -> None:
+    got = facts(text)
+    assert not any("passport" in v or "grandmother" in v for _, v in got), got
+
+
+def test_a_measure_of_time_is_no_value() -> None:
+    got = facts("I spent most of the weekend repainting the garden fence.")
+    assert not any("weekend" in v or "most" in v for _, v in got), got
+
+
+def test_moving_a_thing_to_a_value_keys_the_thing() -> None:
+    turns = [msg(0, "We moved the book club to Thursday evenings.", minutes=DAY)]
+    got = {(c.key, c.value) for c in parse_candidates(turns)}
+    assert any("club" in k and "Thursday" in v for k, v in got), got
+
+
+def test_a_liking_keeps_its_manner() -> None:
+    got = facts("Honestly I prefer my invoices as PDF attachments.")
+    assert any("PDF" in v for _, v in got), got
+
+
+def test_a_name_the_speaker_addresses_is_not_the_subject() -> None:
+    got = facts(
+        "Hi Maria, since we last chatted, I'm volunteering as a mentor.",
+        speaker="Ana",
+    )
+    assert got and all(s == "ana" for s, _ in got), got
+
+
+def test_a_phrase_before_an_ending_verb_is_not_what_it_ends() -> None:
+    got = facts(
+        "I'm here for you every step of the way.",
+        "By the way, I finished the first draft of my novel last week.",
+        speaker="Ana",
+    )
+    assert all(v.strip() for _, v in got), got
+    assert any("draft" in v for _, v in got), got

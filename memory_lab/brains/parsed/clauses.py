@@ -19,6 +19,7 @@ from memory_lab.brains.parsed.lexicon import (
     HYPOTHETICAL_MODALS,
     RELATION_NOUNS,
     REPORTING_VERBS,
+    UNREALISED_VERBS,
 )
 
 FIRST_PERSON = frozenset({"i", "we"})
@@ -65,9 +66,27 @@ def is_question(sentence: Span) -> bool:
     return inverted or wh_aux
 
 
+def _vocative(token: Token) -> bool:
+    """A name the speaker addresses ("Hey John, I'm ..."), not a subject.
+
+    The small model often parses it as the subject. A name is an address when a
+    comma follows it, nothing but a greeting comes before it, and no apposition
+    names who it is ("Fiona, my older sister, is a vet" is about Fiona).
+    """
+    doc = token.doc
+    if token.pos_ != "PROPN" or token.i + 1 >= len(doc) or doc[token.i + 1].text != ",":
+        return False
+    if any(c.dep_ == "appos" for c in token.children):
+        return False
+    before = doc[token.sent.start : token.i]
+    return len(before) <= 2 and all(
+        t.pos_ in {"INTJ", "PROPN"} or t.dep_ == "intj" for t in before
+    )
+
+
 def _subject_token(verb: Token) -> Token | None:
     for child in verb.children:
-        if child.dep_ in {"nsubj", "nsubjpass"}:
+        if child.dep_ in {"nsubj", "nsubjpass"} and not _vocative(child):
             return child
         if child.dep_ == "expl":
             return None
@@ -158,6 +177,26 @@ def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
     return False, hedged
 
 
+def unrealised(verb: Token) -> bool:
+    """Under "meant to", "forgot to": the complement did not happen."""
+    node = verb
+    while node.dep_ == "xcomp" and node.head.i != node.i:
+        node = node.head
+        # The small model may read "keep meaning to" with "meaning" as an object.
+        frame = [node, *(c for c in node.children if c.dep_ == "dobj" and c.i < verb.i)]
+        if any(names_unrealised(t) for t in frame):
+            return True
+    return False
+
+
+def names_unrealised(token: Token) -> bool:
+    """Whether a word is an unrealised verb ("forgot"; "meaning" read as a noun)."""
+    return (
+        token.lemma_.lower() in UNREALISED_VERBS
+        or token.lower_.removesuffix("ing") in UNREALISED_VERBS
+    )
+
+
 def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
     """The asserted clauses of a sentence, each with whom it is about."""
     if is_question(sentence):
@@ -186,5 +225,7 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
         if reported:
             continue
         if verb.dep_ == "xcomp" and verb.head.lemma_.lower() in REPORTING_VERBS:
+            continue
+        if unrealised(verb):
             continue
         yield Statement(subject, verb, owner, hedged)

@@ -38,9 +38,16 @@ def _ends(verb: Token) -> bool:
 
 
 def _ended_object(verb: Token) -> Token | None:
-    for child in verb.children:
-        if child.dep_ in {"dobj", "pobj"}:
+    """What an ending verb ends.
+
+    Its object, else the object of a particle or preposition after it ("dropped
+    out of the course"), never a phrase before it ("By the way, I finished ...").
+    """
+    after = [c for c in verb.children if c.i > verb.i]
+    for child in after:
+        if child.dep_ == "dobj":
             return child
+    for child in after:
         if child.dep_ in {"prep", "prt"}:
             for grand in child.children:
                 if grand.dep_ == "pobj":
@@ -126,6 +133,8 @@ def parse_candidates(
                 else:
                     stated = readings(statement)
                 for reading in stated:
+                    if not reading.value.text.strip():
+                        continue
                     slot = (statement.subject, reading.key)
                     if slot in seen and ended is None:
                         continue

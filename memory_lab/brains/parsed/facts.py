@@ -21,17 +21,20 @@ from dataclasses import dataclass
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.clauses import Statement
+from memory_lab.brains.parsed.clauses import Statement, names_unrealised, unrealised
 from memory_lab.brains.parsed.lexicon import (
     CHANGE_VERBS,
     FILLERS,
     PLAN_VERBS,
     PREFERENCE_VERBS,
     PRONOUN_OBJECTS,
+    QUANTIFIERS,
     REACTION_VERBS,
     RELATION_NOUNS,
     STATE_FRAMES,
+    TIME_NOUNS,
 )
+from memory_lab.brains.rule_based.extraction.vocabulary import value_class
 
 MAX_VALUE_TOKENS = 9
 _CUT_DEPS = frozenset(
@@ -45,6 +48,7 @@ _NAMED_ENTS = frozenset(
     {"GPE", "LOC", "FAC", "ORG", "PERSON", "PRODUCT", "WORK_OF_ART", "EVENT"}
 )
 _TIME_ENTS = frozenset({"DATE", "TIME"})
+_NOT_PLACES = frozenset({"PRODUCT", "WORK_OF_ART", "LANGUAGE", "EVENT"})
 _LIGHT_VERBS = frozenset("have book schedule arrange set get make plan".split())
 _VAGUE_VERBS = frozenset(
     "have make take get give do find need use see show keep put bring spend".split()
@@ -73,6 +77,17 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
 
 
+def key_word(token: Token) -> str:
+    """A word's dictionary form for keys.
+
+    A singular noun or a gerund keeps its own spelling: the lemmatiser turns
+    "bookkeeping" into "bookkeepe".
+    """
+    if token.tag_ in {"NN", "NNP", "VBG"}:
+        return token.lower_
+    return token.lemma_.lower()
+
+
 def noun_key(noun: Token) -> str:
     """Lemma of the head, then its modifiers and "for/of" objects, sorted.
 
@@ -82,10 +97,10 @@ def noun_key(noun: Token) -> str:
     parts = []
     for child in noun.children:
         if child.dep_ in {"compound", "amod", "nmod"} and child.pos_ != "PROPN":
-            parts.append(child.lemma_.lower())
+            parts.append(key_word(child))
         if child.dep_ == "prep" and child.lower_ in {"for", "of"}:
-            parts.extend(g.lemma_.lower() for g in child.children if g.dep_ == "pobj")
-    head = noun.lemma_.lower()
+            parts.extend(key_word(g) for g in child.children if g.dep_ == "pobj")
+    head = key_word(noun)
     return ".".join([slug(head), *sorted(slug(p) for p in parts if slug(p))])
 
 
@@ -143,6 +158,8 @@ def _thing(span: Span | None) -> bool:
     """Whether a value names something (not "it", "that", a feeling)."""
     if span is None:
         return False
+    if span.root.lower_ in TIME_NOUNS and span.root.ent_type_ not in _NAMED_ENTS:
+        return False
     words = [t for t in span if not t.is_punct and not t.is_stop]
     if not words:
         return span.root.like_num or (
@@ -191,7 +208,13 @@ def _preps(verb: Token) -> Iterator[tuple[str, Token]]:
 
 
 def _dated(verb: Token) -> Span | None:
+    """The calendar date a verb is said on ("on 2 May", "next Friday").
+
+    A bare "today" or "tonight" names no date the value could keep.
+    """
     for ent in verb.doc.ents:
+        if not any(t.like_num or t.pos_ == "PROPN" for t in ent):
+            continue
         if ent.label_ == "DATE" and ent.root.head in (verb, *verb.children):
             return ent
         if ent.label_ == "DATE" and ent.root.head.head.i == verb.i:
@@ -203,7 +226,9 @@ def _change_value(verb: Token) -> Span | None:
     """The new value of a change: "went up to 380", "got pushed to the 14th"."""
     for prep, obj in _preps(verb):
         if prep == "to":
-            return value_span(obj) if obj.ent_type_ not in _TIME_ENTS else _ent(obj)
+            if any(t.ent_type_ in _TIME_ENTS for t in obj.subtree):
+                return _when(obj)
+            return value_span(obj)
     for child in verb.subtree:
         if child.like_num and any(
             g.lower_ == "to" and g.dep_ in {"quantmod", "prep"} for g in child.children
@@ -212,14 +237,11 @@ def _change_value(verb: Token) -> Span | None:
     return None
 
 
-def _ent(token: Token) -> Span | None:
-    for ent in token.doc.ents:
-        if ent.start <= token.i < ent.end:
-            span = ent
-            while span.start > 0 and token.doc[span.start - 1].lower_ == "the":
-                span = token.doc[span.start - 1 : span.end]
-            return span
-    return value_span(token)
+def _when(token: Token) -> Span:
+    """The whole time phrase `token` heads ("Thursday evenings", "the 9th")."""
+    start = min(t.i for t in token.subtree)
+    end = max(t.i for t in token.subtree)
+    return token.doc[start : end + 1]
 
 
 def _owner_reading(statement: Statement) -> Iterator[Reading]:
@@ -256,7 +278,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             span = value_span(child)
             if _thing(span):
                 category = "identity" if child.pos_ == "NOUN" else "knowledge"
-                yield Reading(category, f"is.{slug(child.lemma_)}", span)
+                yield Reading(category, f"is.{slug(key_word(child))}", span)
         elif child.dep_ == "acomp":
             adjective = child.lemma_.lower()
             preps = list(_preps(child)) + [
@@ -279,7 +301,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
                         )
                         yield Reading(
                             category,
-                            f"{slug(adjective)}_{prep}.{slug(item.lemma_)}",
+                            f"{slug(adjective)}_{prep}.{slug(key_word(item))}",
                             span,
                         )
     for prep, obj in _preps(verb):
@@ -289,8 +311,67 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             yield Reading("identity", key, span)
 
 
-def _frame(verb: Token, prep: str) -> str | None:
-    return STATE_FRAMES.get((verb.lemma_.lower(), prep))
+def _names_a_place(obj: Token) -> bool:
+    """A proper name that is not a product ("Porto", "a town called Houten").
+
+    The small model's entity types are unreliable for places (it has called
+    Porto a person and Neovim a city), so a name counts unless it is tagged as a
+    product or work, or the value classes know it as a tool ("VS Code").
+    """
+    names = [t for t in obj.subtree if t.pos_ == "PROPN"]
+    if not names:
+        return False  # "the night shift", "a new flat"
+    if any(t.ent_type_ in _NOT_PLACES for t in names):
+        return False
+    return value_class(" ".join(t.text for t in names)) is None
+
+
+def _frame(verb: Token, prep: str, obj: Token) -> str | None:
+    """The slot a state frame fills, if its object is the right kind of thing.
+
+    One moves to a place ("to Lisbon", not "to VS Code") and works for an
+    organisation, not a person.
+    """
+    slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
+    if slot == "home_city" and not _names_a_place(obj):
+        return None
+    if slot == "employer" and (
+        obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS
+    ):
+        return None
+    return slot
+
+
+def _measured(token: Token) -> Token:
+    """The thing a quantifier measures: "most of the morning" -> "morning"."""
+    if token.lower_ not in QUANTIFIERS:
+        return token
+    for prep in token.children:
+        if prep.dep_ == "prep" and prep.lower_ == "of":
+            for obj in prep.children:
+                if obj.dep_ == "pobj":
+                    return obj
+    return token
+
+
+def _with_manner(verb: Token, item: Token) -> Span | None:
+    """A liking with its manner: "I prefer reports as Excel", "coffee black"."""
+    span = value_span(item)
+    if span is None:
+        return None
+    for child in verb.children:
+        if child.i <= item.i:
+            continue
+        if child.dep_ == "oprd" or (
+            child.dep_ == "prep" and child.lower_ in {"as", "in", "with"}
+        ):
+            tail = value_span(child) if child.dep_ == "oprd" else None
+            if child.dep_ == "prep":
+                objs = [o for o in child.children if o.dep_ == "pobj"]
+                tail = value_span(objs[0]) if objs else None
+            if tail is not None and tail.end - span.start <= MAX_VALUE_TOKENS:
+                return item.doc[span.start : tail.end]
+    return span
 
 
 def _verb_readings(statement: Statement) -> Iterator[Reading]:
@@ -301,7 +382,9 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
     ):
         # "I plan to run ...", "I started learning Spanish": the complement says
         # what; it is read as its own clause with the same subject.
-        complements = [c for c in verb.children if c.dep_ == "xcomp"]
+        complements = [
+            c for c in verb.children if c.dep_ == "xcomp" and not unrealised(c)
+        ]
         for comp in complements:
             inner = Statement(statement.subject, comp, None, statement.hedged)
             found = list(_verb_readings(inner))
@@ -315,9 +398,17 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
     category = "preference" if lemma in PREFERENCE_VERBS else "knowledge"
     objects = [c for c in verb.children if c.dep_ in {"dobj", "dative"}]
     date = _dated(verb)
+    if lemma in CHANGE_VERBS and objects:
+        # "I moved my main account to Chase": the object's value changes.
+        moved = _change_value(verb)
+        if _thing(moved) and objects[0].pos_ in {"NOUN", "PROPN"}:
+            yield Reading("knowledge", noun_key(objects[0]), moved)
+            return
     for obj in objects:
-        for item in _conjoined(obj):
+        for item in map(_measured, _conjoined(obj)):
             if item.lower_ in PRONOUN_OBJECTS or item.pos_ == "PRON":
+                continue
+            if names_unrealised(item):
                 continue
             if lemma in REACTION_VERBS and lemma not in PREFERENCE_VERBS:
                 if item.pos_ != "PROPN" and item.ent_type_ not in _NAMED_ENTS:
@@ -327,15 +418,19 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             if lemma in _LIGHT_VERBS and date is not None and item.pos_ == "NOUN":
                 yield Reading("knowledge", noun_key(item), date)
                 continue
-            span = value_span(item)
+            span = (
+                _with_manner(verb, item)
+                if lemma in PREFERENCE_VERBS
+                else value_span(item)
+            )
             if not _thing(span):
                 continue
             if lemma == "join" and item.ent_type_ == "ORG":
                 yield Reading("identity", "employer", span)
                 continue
-            key = f"{slug(lemma)}.{slug(item.lemma_)}"
+            key = f"{slug(lemma)}.{slug(key_word(item))}"
             if lemma in PREFERENCE_VERBS:
-                key = f"likes.{slug(item.lemma_)}"
+                key = f"likes.{slug(key_word(item))}"
             yield Reading(category, key, span)
     if lemma in PREFERENCE_VERBS:
         for comp in verb.children:
@@ -355,8 +450,12 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             continue
         if obj.pos_ == "PRON":
             continue
-        frame = _frame(verb, prep)
-        if has_object and frame is None and obj.ent_type_ not in _NAMED_ENTS:
+        frame = _frame(verb, prep, obj)
+        if (
+            has_object
+            and frame is None
+            and (obj.ent_type_ not in _NAMED_ENTS or prep == "for")
+        ):
             continue
         for item in _conjoined(obj):
             span = value_span(item)
@@ -369,7 +468,7 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
                 yield Reading(category, f"{slug(lemma)}_to", span)
             elif lemma not in REACTION_VERBS:
                 yield Reading(
-                    category, f"{slug(lemma)}_{slug(prep)}.{slug(item.lemma_)}", span
+                    category, f"{slug(lemma)}_{slug(prep)}.{slug(key_word(item))}", span
                 )
 
 

@@ -88,3 +88,20 @@ PRONOUN_OBJECTS = frozenset(
     everything nothing one stuff thing things lot""".split()
 )
 """Objects that name nothing by themselves: a value needs a thing."""
+
+UNREALISED_VERBS = frozenset(
+    "mean forget fail neglect refuse avoid hesitate pretend struggle".split()
+)
+"""Verbs whose complement did not happen: "I keep meaning to clean my desk",
+"I forgot to call the bank"."""
+
+QUANTIFIERS = frozenset(
+    "most all some half part rest lot lots bit much none each both many few".split()
+)
+"""Heads that only measure their "of" object ("most of the morning")."""
+
+TIME_NOUNS = frozenset(
+    """morning afternoon evening night day week weekend month year hour minute
+    moment while time today tonight yesterday tomorrow""".split()
+)
+"""Nouns that say when, not what: never a value by themselves."""

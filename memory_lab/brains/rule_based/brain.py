@@ -49,7 +49,7 @@ class RuleBasedBrain:
         self,
         counter: TokenCounter | None = None,
         categories: FactConfig | None = None,
-        extractor: Extractor = "rules",
+        extractor: Extractor = "parse",
     ) -> None:
         self._counter = counter if counter is not None else default_counter()
         self._facts = categories if categories is not None else FactConfig()

@@ -99,23 +99,6 @@ IDENTITY: tuple[Rule, ...] = (
         ),
     ),
     Rule(
-        "moved_to",
-        "identity",
-        regex(
-            rf"{I_SUBJ}(?:{APOS}ve|\s+have)?{ADV}\s+(?:moved|relocated)\s+to\s+{PLACE}"
-        ),
-        place_key("home_city"),
-        examples=(
-            Example(
-                "I moved to New York City last year.", "home_city", "New York City"
-            ),
-        ),
-        counter_examples=(
-            "I moved to a new flat.",
-            "We moved to Denver last year.",
-        ),
-    ),
-    Rule(
         "hometown",
         "identity",
         regex(rf"(?:{I_AM}{ADV}|{I_SUBJ}\s+come)\s+(?:originally\s+)?from\s+{PLACE}"),
