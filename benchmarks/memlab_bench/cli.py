@@ -13,7 +13,6 @@ from memlab_bench.modes import FULL, QUICK, Mode
 from memory_lab.config import LLMSettings
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_OUT = REPO / "benchmarks" / "results"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--kills", type=int, default=1000, help="kills for --faults (default 1000)"
     )
-    p.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (default: bench/ under MEMORY_LAB_RUNS, so a run never "
+        "overwrites the committed results in benchmarks/results/)",
+    )
     p.add_argument("--seed", type=int, default=7, help="synthetic conversation seed")
     p.add_argument(
         "--llm-throughput",
@@ -79,9 +84,22 @@ def _questions(conv, n: int) -> list[str]:
     return (asked + fixed)[:n]
 
 
+def out_folder(args: argparse.Namespace) -> Path:
+    """`--out`, else bench/ under the runs folder (MEMORY_LAB_RUNS).
+
+    Never the committed `benchmarks/results/` unless named: a user's run on a
+    busy laptop must not replace the figures the README cites.
+    """
+    if args.out is not None:
+        return args.out
+    settings = getattr(args, "settings", None)
+    return (settings.runs if settings else Path("runs")) / "bench"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    args.out = out_folder(args)
     if args.llm_throughput:
         return _run_throughput(args.out)
     if args.executors:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from memory_lab.config import MemoryConfig
+
 MEMORY_BASELINES = ("full", "window", "rag-bm25", "rag-embed")
 
 
@@ -147,13 +149,14 @@ def _table(head: list[str], rows: list[list[object]]) -> list[str]:
     return [_row(head), _row(["---"] * len(head)), *(_row(r) for r in rows), ""]
 
 
-BURST_NOTE = " (the burst below uses the rule-based brain)"
+OFFLINE_BRAIN = f"rule-based brain, {MemoryConfig().extractor} extractor"
+BURST_NOTE = f" (the burst below uses the {OFFLINE_BRAIN})"
 
 
 def brain_label(results: dict) -> str:
     """Which brain the recipes' ingest ran with, as the tables say it."""
     brain = results.get("brain", "")
-    return f"LLM brain `{brain.removeprefix('llm:')}`" if brain else "rule-based brain"
+    return f"LLM brain `{brain.removeprefix('llm:')}`" if brain else OFFLINE_BRAIN
 
 
 def markdown(results: dict) -> str:

@@ -1,9 +1,13 @@
 """The bench report names the brain its ingest ran with, from the committed results."""
 
+import argparse
 import json
 from pathlib import Path
 
+from memlab_bench.cli import out_folder
 from memlab_bench.report import markdown, targets
+
+from memlab_cli.settings import Settings
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 
@@ -26,4 +30,12 @@ def test_a_rule_based_run_still_says_rule_based():
     run = _load("bench-quick.json")
     assert "brain" not in run
     assert all("LLM" not in t["target"] for t in targets(run))
-    assert "rule-based brain, local MiniLM" in markdown(run)
+    assert "rule-based brain, parse extractor, local MiniLM" in markdown(run)
+
+
+def test_a_bench_run_writes_under_runs_unless_told_where() -> None:
+    settings = Settings(runs=Path("/tmp/some-runs"))
+    default = argparse.Namespace(out=None, settings=settings)
+    assert out_folder(default) == Path("/tmp/some-runs/bench")
+    named = argparse.Namespace(out=RESULTS, settings=settings)
+    assert out_folder(named) == RESULTS
