@@ -362,15 +362,15 @@ def _with_manner(verb: Token, item: Token) -> Span | None:
     for child in verb.children:
         if child.i <= item.i:
             continue
-        if child.dep_ == "oprd" or (
-            child.dep_ == "prep" and child.lower_ in {"as", "in", "with"}
-        ):
-            tail = value_span(child) if child.dep_ == "oprd" else None
-            if child.dep_ == "prep":
-                objs = [o for o in child.children if o.dep_ == "pobj"]
-                tail = value_span(objs[0]) if objs else None
-            if tail is not None and tail.end - span.start <= MAX_VALUE_TOKENS:
-                return item.doc[span.start : tail.end]
+        if child.dep_ == "oprd":
+            tail = value_span(child)
+        elif child.dep_ == "prep" and child.lower_ in {"as", "in", "with"}:
+            objs = [o for o in child.children if o.dep_ == "pobj"]
+            tail = value_span(objs[0]) if objs else None
+        else:
+            continue
+        if tail is not None and tail.end - span.start <= MAX_VALUE_TOKENS:
+            return item.doc[span.start : tail.end]
     return span
 
 
