@@ -7,8 +7,8 @@ that contains the delimiter cannot close the block and pose as instructions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
@@ -62,6 +62,10 @@ class AssemblyInput:
     """Spend the budget where the question points, not in fixed shares: facts that
     share no word with the question are left out (standing ones stay), and the
     running summary gets only what episodes and excerpts leave."""
+    fact_scores: Mapping[str, float] = field(default_factory=dict)
+    """Facts' scores on the excerpts' scale (see retrieval); when given under a
+    question-led split, facts outside the core compete with the excerpts in one
+    ranking for one budget instead of filling a block of their own."""
 
 
 def rank_facts(
@@ -219,19 +223,32 @@ def assemble(
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)
     ranked = ranked[: scan.max_fact_lines]
+    fused = data.question_led and bool(data.fact_scores)
     if data.question_led:
-        ranked = _asked_facts(ranked, data.query, facts_config)
+        ranked = _asked_facts(ranked, data.query, facts_config, named=fused)
     hedged = {
         f.id
         for f in ranked
         if effective_confidence(f, data.now, facts_config) < facts_config.hedge_below
     }
-    fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in ranked]
+    competing = (
+        [f for f in ranked if not in_core(f, facts_config) and f.id in data.fact_scores]
+        if fused
+        else []
+    )
+    competing_ids = {f.id for f in competing}
+    standing = [f for f in ranked if f.id not in competing_ids]
+    fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in standing]
     fact_room = max(0, min(budget.facts, remaining) - wrapper)
     idx, _ = _fill(fact_lines, fact_room, counter, scan)
-    shown_facts = [(fact_lines[i], ranked[i].id) for i in idx]
+    shown_facts = [(fact_lines[i], standing[i].id) for i in idx]
     facts_block = _block("facts", shown_facts, budget.facts, counter)
     remaining -= facts_block.tokens
+    opening = wrapper if competing and not facts_block.text else 0
+    offered = [
+        (data.fact_scores[f.id], _fact_line(f, f.id in hedged, data.now), f.id)
+        for f in competing
+    ]
 
     def summary() -> ContextBlock:
         text = (
@@ -245,9 +262,10 @@ def assemble(
             "summary", [(text, None)] if text else [], budget.summary, counter
         )
 
-    def episodes() -> ContextBlock:
-        # Episodes get their own budget plus whatever the other blocks left unused.
-        room = max(0, remaining - wrapper - 2)
+    def episodes() -> tuple[ContextBlock, list[tuple[str, str]]]:
+        # Episodes get their own budget plus whatever the other blocks left
+        # unused, less the facts block that facts winning places may open.
+        room = max(0, remaining - wrapper - 2 - opening)
         return _episodes_block(
             data,
             room,
@@ -255,16 +273,21 @@ def assemble(
             counter,
             scan,
             shown=set(window_block.items),
+            facts=offered,
         )
 
     if data.question_led:
-        episodes_block = episodes()
+        episodes_block, won = episodes()
+        if won:  # facts that won places in the one ranking join the facts block
+            before = facts_block.tokens
+            facts_block = _block("facts", shown_facts + won, budget.facts, counter)
+            remaining -= facts_block.tokens - before
         remaining -= episodes_block.tokens
         summary_block = summary()
     else:
         summary_block = summary()
         remaining -= summary_block.tokens
-        episodes_block = episodes()
+        episodes_block, _ = episodes()
 
     notice = ContextBlock(
         kind="instructions", text=NOTICE, tokens=notice_tokens, budget=notice_tokens
@@ -279,18 +302,28 @@ def assemble(
     return _enforce_total(bundle, counter)
 
 
-def _asked_facts(ranked: list[Fact], query: str, config: FactConfig) -> list[Fact]:
+def _asked_facts(
+    ranked: list[Fact], query: str, config: FactConfig, *, named: bool = False
+) -> list[Fact]:
     """The core, and the other facts only if they share a word with the question.
 
     `rank_facts` falls back to every fact when none matches; under a question-led
-    split that budget is better spent on turns found by meaning.
+    split that budget is better spent on turns found by meaning. With `named`,
+    facts about someone the question names stay too, whatever their words: they
+    are ranked against the question with the turns, which decides if they show.
     """
     words = content_words(query)
     return [
         f
         for f in ranked
         if in_core(f, config)
-        or (_about_asked(f, words) and words & fact_words(f.key, f.value))
+        or (
+            _about_asked(f, words)
+            and (
+                bool(words & fact_words(f.key, f.value))
+                or (named and f.subject != "user")
+            )
+        )
     ]
 
 
@@ -301,13 +334,17 @@ def _episodes_block(
     counter: TokenCounter,
     scan: AssemblyConfig,
     shown: set[str] = frozenset(),
-) -> ContextBlock:
+    facts: Sequence[tuple[float, str, str]] = (),
+) -> tuple[ContextBlock, list[tuple[str, str]]]:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
     Summaries of a period the question names come first; of the room they leave,
     excerpts are offered `excerpt_share` (best match first), then summaries in
     rank order, then any room left goes to further excerpts. Turns the window
-    block already shows (`shown`) are not repeated.
+    block already shows (`shown`) are not repeated. `facts` (score, line, id)
+    compete with the excerpts in one ranking, a fact first when the scores tie
+    (it is the shorter line); the fact lines that win are returned, best first,
+    for the facts block.
     """
     period_lines = [_episode_line(ep) for ep, _ in data.periods]
     period_idx, period_used = _fill(period_lines, room, counter, scan)
@@ -317,8 +354,14 @@ def _episodes_block(
     ]
     room -= period_used
     episodes = [ep for ep, _ in data.episodes]
-    excerpts = [m for m, _ in data.excerpts if m.id not in shown]
-    ex_lines = [_excerpt_line(m) for m in excerpts]
+    offered: list[tuple[float, int, str, Message | str]] = [
+        (score, 1, _excerpt_line(m), m)
+        for m, score in data.excerpts
+        if m.id not in shown
+    ]
+    offered += [(score, 0, line, fact_id) for score, line, fact_id in facts]
+    offered.sort(key=lambda o: (-o[0], o[1]))
+    ex_lines = [line for _, _, line, _ in offered]
     ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
     ep_lines = [_episode_line(ep) for ep in episodes]
     ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter, scan)
@@ -330,14 +373,18 @@ def _episodes_block(
         scan,
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
+    turns = [(i, offered[i][3]) for i in ex_idx if isinstance(offered[i][3], Message)]
+    won = [
+        (ex_lines[i], offered[i][3]) for i in ex_idx if isinstance(offered[i][3], str)
+    ]
     # Chronological: each summary just before the turns it covers.
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
-    rows += [(excerpts[i].seq, 1, ex_lines[i], excerpts[i].id) for i in ex_idx]
+    rows += [(m.seq, 1, ex_lines[i], m.id) for i, m in turns]
     rows.sort(key=lambda r: (r[0], r[1]))
     lead.sort(key=lambda r: r[0])
     picked = [(line, item) for _, line, item in lead]
     picked += [(line, item) for _, _, line, item in rows]
-    return _block("episodes", picked, budget, counter)
+    return _block("episodes", picked, budget, counter), won
 
 
 def _truncate_newest(text: str, budget: int, counter: TokenCounter) -> str:

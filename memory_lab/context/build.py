@@ -46,20 +46,36 @@ def build_context(
     config = deps.config
     retrieval = config.retrieval
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
-    # The whole window is offered: turns the window block has no room for are
-    # ranked with the compressed ones, so none is unreachable.
-    excerpts = (
-        deps.excerpts.rank(
-            deps.transcript, deps.episodes, tenant, query, hits, extra=window
-        )
-        if retrieval.expand_turns
-        else []
-    )
     limit = config.assembly.max_fact_lines
+    facts = deps.facts.candidates(tenant, query, now=now, limit=limit)
+    excerpts: list[tuple[Message, float]] = []
+    fact_scores: dict[str, float] = {}
+    if retrieval.expand_turns:
+        # Facts about someone the question names join the candidates whatever
+        # their words (the entity index); the one ranking below decides which
+        # of them, and of the turns, the budget shows.
+        seen = {f.id for f in facts}
+        facts += [
+            f
+            for f in deps.facts.about(tenant, query, now=now, limit=limit)
+            if f.id not in seen
+        ]
+        # The whole window is offered: turns the window block has no room for
+        # are ranked with the compressed ones, so none is unreachable.
+        excerpts, fact_scores = deps.excerpts.rank_with_facts(
+            deps.transcript,
+            deps.episodes,
+            tenant,
+            query,
+            hits,
+            extra=window,
+            facts=facts,
+        )
     data = AssemblyInput(
         query=query,
         now=now,
-        facts=deps.facts.candidates(tenant, query, now=now, limit=limit),
+        facts=facts,
+        fact_scores=fact_scores,
         episodes=hits,
         # The days or week a question names lead, whatever their words.
         periods=period_hits(deps.periods, tenant, query, now),

@@ -7,11 +7,17 @@ in the window but not shown verbatim are ranked with the rest, with the window's
 recency as a fourth signal: a stored turn is shown, summarised or findable, never
 lost. The rankings are fused by reciprocal rank, so no scale is tuned against
 another.
+
+Facts join the same ranking: each is scored by the same rankers as if it were one
+more turn of the pool (BM25 with the pool's statistics, cosine with its own
+embedding) and inherits its source turn's episode, so a question's budget goes to
+whichever line holds its answer, a turn or the fact read from one.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -21,10 +27,35 @@ from memory_lab.context.fusion import RRF_K, fuse_ranks
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.excerpts import ExcerptIndex, sorted_terms
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
-from memory_lab.types import Episode, Message
+from memory_lab.types import Episode, Fact, Message
 
 EPISODE_WEIGHT = 1.0
 """Weight of the episode's rank against the turn's own BM25 and cosine ranks."""
+
+FACT_VECTORS = 50_000
+"""Fact texts whose embeddings are kept; a fact is embedded once, not per question."""
+
+
+def fact_text(fact: Fact) -> str:
+    """What a fact is matched on: its key and value, as a turn's words are its content.
+
+    The subject is left out as a turn's speaker is: assembly already keeps only
+    facts about whom the question asks.
+    """
+    return f"{fact.key.replace('_', ' ').replace('.', ' ')} {fact.value}"
+
+
+def _bm25_score(bm25: BM25Okapi, query: Sequence[str], doc: Sequence[str]) -> float:
+    """Okapi BM25 of one document outside the corpus, with the corpus's statistics."""
+    length = len(doc)
+    score = 0.0
+    for term in set(query):
+        tf = doc.count(term)
+        if tf:
+            idf = bm25.idf.get(term, 0.0)
+            norm = bm25.k1 * (1 - bm25.b + bm25.b * length / bm25.avgdl)
+            score += idf * tf * (bm25.k1 + 1) / (tf + norm)
+    return score
 
 
 class TurnIndex(ExcerptIndex):
@@ -41,6 +72,7 @@ class TurnIndex(ExcerptIndex):
         self._matrix: dict[str, np.ndarray] = {}
         self._window_vectors: dict[str, np.ndarray] = {}
         self._pool: dict[str, tuple[tuple[str, ...], BM25Okapi | None]] = {}
+        self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._vec_lock = threading.Lock()
 
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
@@ -76,6 +108,22 @@ class TurnIndex(ExcerptIndex):
                 )
             return np.stack([self._window_vectors[m.id] for m in turns])
 
+    def _facts_matrix(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of fact texts, each computed once while it is kept."""
+        with self._vec_lock:
+            missing = list(
+                dict.fromkeys(t for t in texts if t not in self._fact_vectors)
+            )
+            if missing:
+                self._fact_vectors.update(
+                    zip(missing, self.embedder.embed(missing), strict=True)
+                )
+            for t in texts:
+                self._fact_vectors.move_to_end(t)
+            while len(self._fact_vectors) > FACT_VECTORS:
+                self._fact_vectors.popitem(last=False)
+            return np.stack([self._fact_vectors[t] for t in texts])
+
     def _pool_bm25(
         self, tenant: str, turns: Sequence[Message], extra: Sequence[Message]
     ) -> BM25Okapi | None:
@@ -104,42 +152,80 @@ class TurnIndex(ExcerptIndex):
         extra: Sequence[Message] = (),
     ) -> list[tuple[Message, float]]:
         """Compressed and unshown window turns, best fused rank first."""
+        return self.rank_with_facts(
+            transcript, episodes, tenant, query, hits, extra=extra
+        )[0]
+
+    def rank_with_facts(
+        self,
+        transcript: TranscriptStore,
+        episodes: EpisodeStore,
+        tenant: str,
+        query: str,
+        hits: Sequence[tuple[Episode, float]],
+        extra: Sequence[Message] = (),
+        facts: Sequence[Fact] = (),
+    ) -> tuple[list[tuple[Message, float]], dict[str, float]]:
+        """Turns best fused rank first, and each fact's score on the same scale.
+
+        A fact is ranked by each ranker among the turns, as one more document of
+        the pool that does not change the pool's statistics, so a fact and a turn
+        with the same score stood equally high in the same rankings.
+        """
         if not query.strip():
-            return []
+            return [], {}
         indexed, _ = self._index(transcript, episodes, tenant)
         seen = {m.id for m in indexed}
         pool = list(indexed) + [m for m in extra if m.id not in seen]
         if not pool:
-            return []
+            return [], {}
         with self._lock:
             bm25 = self._pool_bm25(tenant, indexed, pool[len(indexed) :])
+        n = len(pool)
         terms = sorted_terms(query)
-        lexical: list[int] = []
+        scores = np.zeros(n + len(facts))
         if terms and bm25 is not None:
-            scores = bm25.get_scores(terms)
-            lexical = sorted(
-                (i for i in range(len(pool)) if scores[i] > 0),
-                key=lambda i: (-float(scores[i]), -pool[i].seq),
-            )
+            scores[:n] = bm25.get_scores(terms)
+            for j, fact in enumerate(facts):
+                scores[n + j] = _bm25_score(bm25, terms, sorted_terms(fact_text(fact)))
+        # Items n.. are facts; a fact ties below the turn it matches equally.
+        key_seq = [m.seq for m in pool] + [-1] * len(facts)
+        lexical = sorted(
+            (i for i in range(n + len(facts)) if scores[i] > 0),
+            key=lambda i: (-float(scores[i]), -key_seq[i]),
+        )
         query_vec = self.embedder.embed([query])[0]
         parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if indexed else []
-        if len(pool) > len(indexed):
+        if n > len(indexed):
             parts.append(self._extra_vectors(pool[len(indexed) :]) @ query_vec)
+        if facts:
+            parts.append(self._facts_matrix([fact_text(f) for f in facts]) @ query_vec)
         cosines = np.round(np.concatenate(parts), 6)
         dense = sorted(
-            range(len(pool)), key=lambda i: (-float(cosines[i]), -pool[i].seq)
+            range(n + len(facts)), key=lambda i: (-float(cosines[i]), -key_seq[i])
         )
         # The window's own order is the fourth signal: among equally relevant
         # turns, the ones just said win, as they would in a plain chat window.
-        recent = list(range(len(pool) - 1, len(indexed) - 1, -1))
+        recent = list(range(n - 1, len(indexed) - 1, -1))
         fused = fuse_ranks([lexical, dense, recent])
         episode_rank: dict[int, int] = {}
         for rank, (ep, _) in enumerate(hits, start=1):
             for seq in range(ep.first_seq, ep.last_seq + 1):
                 episode_rank.setdefault(seq, rank)
-        for i, m in enumerate(pool):
-            rank = episode_rank.get(m.seq)
+        seq_of = {m.id: m.seq for m in pool}
+        for i in range(n + len(facts)):
+            if i < n:
+                seq = pool[i].seq
+            else:  # a fact is found through the episode of the turn it came from
+                seqs = [seq_of[t] for t in facts[i - n].turn_ids if t in seq_of]
+                seq = seqs[0] if seqs else None
+            rank = episode_rank.get(seq) if seq is not None else None
             if rank is not None:
                 fused[i] = fused.get(i, 0.0) + EPISODE_WEIGHT / (RRF_K + rank)
-        order = sorted(fused, key=lambda i: (-fused[i], pool[i].seq))
-        return [(pool[i], fused[i]) for i in order]
+        order = sorted(
+            (i for i in fused if i < n), key=lambda i: (-fused[i], pool[i].seq)
+        )
+        fact_scores = {
+            facts[i - n].id: fused.get(i, 0.0) for i in range(n, n + len(facts))
+        }
+        return [(pool[i], fused[i]) for i in order], fact_scores

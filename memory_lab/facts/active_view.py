@@ -1,7 +1,8 @@
-"""Active facts of one tenant, ordered once, with a word index for queries.
+"""Active facts of one tenant, ordered once, with word and entity indexes for queries.
 
 `FactMemory` caches one view per tenant; a query then costs time in proportion to
-the facts sharing a word with it, not to all active facts.
+the facts sharing a word with it, or about someone it names, not to all active
+facts.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from datetime import datetime
 from memory_lab.config import FactConfig
 from memory_lab.facts.ranking import core_rank, fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
-from memory_lab.text import content_words, fact_words
+from memory_lab.text import content_words, fact_words, subject_words
 from memory_lab.types import Fact
 
 
@@ -30,9 +31,12 @@ class ActiveView:
         self._core = [in_core(f, config) for f in self._order]
         self._first = [core_rank(f, config) == 0 for f in self._order]
         self._index: dict[str, list[int]] = defaultdict(list)
+        self._entities: dict[str, list[int]] = defaultdict(list)
         for position, fact in enumerate(self._order):
             for word in fact_words(fact.key, fact.value):
                 self._index[word].append(position)
+            for word in subject_words(fact.subject):
+                self._entities[word].append(position)
 
     def _usable(self, fact: Fact, now: datetime) -> bool:
         return (
@@ -66,3 +70,21 @@ class ActiveView:
             if position not in overlap and self._usable(fact, now):
                 head.append(fact)
         return matched + head
+
+    def about(self, query: str, now: datetime, limit: int) -> list[Fact]:
+        """Facts about someone the query names, whatever their words, best first.
+
+        "What activities does Melanie do?" shares no word with "melanie: go to =
+        beach"; the entity index still gathers her facts from every session, and
+        the ranking against the question decides which are shown.
+        """
+        positions = sorted(
+            {p for word in content_words(query) for p in self._entities.get(word, ())}
+        )
+        found: list[Fact] = []
+        for position in positions:
+            if len(found) >= limit:
+                break
+            if self._usable(self._order[position], now):
+                found.append(self._order[position])
+        return found

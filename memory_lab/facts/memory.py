@@ -129,12 +129,28 @@ class FactMemory:
             # cached view holds only today's rows, so index that past set instead.
             past = ActiveView(self.active(tenant, now=now), self.config)
             return past.candidates(query, now, limit)
+        return self._view(tenant).candidates(query, now, limit)
+
+    def _view(self, tenant: str) -> ActiveView:
+        """The cached view of today's active rows, rebuilt after a write."""
         rows = self._cached_rows(tenant)
         with self._lock:
             view = self._views.get(tenant)
             if view is None or view.rows is not rows:
                 view = self._views[tenant] = ActiveView(rows, self.config)
-        return view.candidates(query, now, limit)
+            return view
+
+    def about(
+        self, tenant: str, query: str, *, now: datetime | None = None, limit: int
+    ) -> list[Fact]:
+        """Active facts about someone `query` names (the entity index), best first."""
+        now = now or self.clock.now()
+        tenant = require_tenant(tenant)
+        if now < self.clock.now():
+            return ActiveView(self.active(tenant, now=now), self.config).about(
+                query, now, limit
+            )
+        return self._view(tenant).about(query, now, limit)
 
     def refresh(self, tenant: str | None = None) -> None:
         """Forget cached reads, e.g. after another process wrote to the same store.
