@@ -20,6 +20,7 @@ from memory_lab.events import make_event
 from memory_lab.facts.active_view import ActiveView
 from memory_lab.facts.dedup import MeaningMatcher
 from memory_lab.facts.folding import fold_plan
+from memory_lab.facts.key_family import family_match
 from memory_lab.facts.reconciliation import (
     Outcome,
     as_rewording,
@@ -221,6 +222,13 @@ class FactMemory:
         with self._lock, self._transaction():
             now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            if current is None:
+                # The same slot said with fewer or more qualifiers updates its row.
+                current = family_match(
+                    candidate, self.active(tenant, subject=candidate.subject)
+                )
+                if current is not None:
+                    candidate = candidate.model_copy(update={"key": current.key})
             paraphrase = False
             if current is None and self.meaning is not None:
                 # A paraphrase under another key updates or confirms the stored row.

@@ -160,3 +160,17 @@ def test_a_phrase_before_an_ending_verb_is_not_what_it_ends() -> None:
     )
     assert all(v.strip() for _, v in got), got
     assert any("draft" in v for _, v in got), got
+
+
+def test_it_after_a_change_names_the_changed_things_new_value() -> None:
+    turns = [
+        msg(0, "We changed accountants, it's Johan Ek now.", minutes=DAY),
+        msg(1, "My budget got tighter, now it's $600 a month max.", minutes=DAY),
+    ]
+    got = {(c.key, c.value) for c in parse_candidates(turns)}
+    assert ("accountant", "Johan Ek") in got
+    assert any(k == "budget" and v.startswith("$600") for k, v in got)
+    # The replaced thing itself is no value, and "it" naming nothing is skipped.
+    assert not any(v == "accountants" for _, v in got)
+    said = facts("I painted a sunset yesterday, it was a great experience.")
+    assert not any("experience" in v for _, v in said)

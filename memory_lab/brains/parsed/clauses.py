@@ -19,6 +19,7 @@ from memory_lab.brains.parsed.lexicon import (
     HYPOTHETICAL_MODALS,
     RELATION_NOUNS,
     REPORTING_VERBS,
+    TIME_NOUNS,
     UNREALISED_VERBS,
 )
 
@@ -38,12 +39,15 @@ class Statement:
         owner_noun: For "my car is a Golf" or "our budget went up", the noun
             whose value the clause states; None for a person's own clause.
         hedged: Said under "I think" or "probably": kept, less sure.
+        resolved: The clause's subject is "it", read as `owner_noun` from
+            earlier in the turn ("we changed banks, it's Nordea now").
     """
 
     subject: str
     verb: Token
     owner_noun: Token | None
     hedged: bool
+    resolved: bool = False
 
 
 def is_question(sentence: Span) -> bool:
@@ -197,6 +201,26 @@ def names_unrealised(token: Token) -> bool:
     )
 
 
+def antecedent(pronoun: Token) -> Token | None:
+    """The thing "it" names: the nearest earlier subject or object noun of the turn.
+
+    Only a copula's "it" is resolved ("we switched banks, it's Nordea now"), and
+    only to a common noun that is not a person or a time, so "it was fun" after
+    "I went home" finds nothing.
+    """
+    if pronoun.lower_ != "it" or pronoun.head.lemma_ != "be":
+        return None
+    for token in reversed(pronoun.doc[: pronoun.i]):
+        if (
+            token.pos_ == "NOUN"
+            and token.dep_ in {"nsubj", "nsubjpass", "dobj"}
+            and token.lemma_.lower() not in RELATION_NOUNS
+            and token.lower_ not in TIME_NOUNS
+        ):
+            return token
+    return None
+
+
 def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
     """The asserted clauses of a sentence, each with whom it is about."""
     if is_question(sentence):
@@ -211,7 +235,10 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
             continue
         subject = person_of(noun, speaker)
         owner = None
-        if subject is None:
+        thing = antecedent(noun) if subject is None else None
+        if thing is not None:
+            subject, owner = speaker, thing
+        elif subject is None:
             if _possessor(noun) is None and not any(
                 c.dep_ == "det" and c.lower_ == "the" for c in noun.children
             ):
@@ -228,4 +255,4 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
             continue
         if unrealised(verb):
             continue
-        yield Statement(subject, verb, owner, hedged)
+        yield Statement(subject, verb, owner, hedged, resolved=thing is not None)

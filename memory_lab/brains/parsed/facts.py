@@ -31,6 +31,7 @@ from memory_lab.brains.parsed.lexicon import (
     QUANTIFIERS,
     REACTION_VERBS,
     RELATION_NOUNS,
+    REPLACE_VERBS,
     STATE_FRAMES,
     TIME_NOUNS,
 )
@@ -182,6 +183,11 @@ def _specific(token: Token) -> bool:
     )
 
 
+def _named(token: Token) -> bool:
+    """A proper name, a number or a named entity: what "it's ..." can be a value of."""
+    return token.pos_ in {"PROPN", "NUM"} or token.ent_type_ in _NAMED_ENTS
+
+
 def _conjoined(token: Token) -> list[Token]:
     out = [token]
     for child in token.children:
@@ -250,8 +256,10 @@ def _owner_reading(statement: Statement) -> Iterator[Reading]:
     assert noun is not None
     key = noun_key(noun)
     owned = any(c.dep_ == "poss" for c in noun.children)
-    if verb.lemma_ == "be" and owned:
+    if verb.lemma_ == "be" and (owned or statement.resolved):
         for child in verb.children:
+            if statement.resolved and not _named(child):
+                continue  # "it was a great experience" names nothing
             if child.dep_ in {"attr", "oprd"} and child.pos_ in {
                 "NOUN",
                 "PROPN",
@@ -404,6 +412,8 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         if _thing(moved) and objects[0].pos_ in {"NOUN", "PROPN"}:
             yield Reading("knowledge", noun_key(objects[0]), moved)
             return
+        if lemma in REPLACE_VERBS:
+            return  # "we switched banks": which bank now is not said here
     for obj in objects:
         for item in map(_measured, _conjoined(obj)):
             if item.lower_ in PRONOUN_OBJECTS or item.pos_ == "PRON":

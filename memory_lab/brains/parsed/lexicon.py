@@ -34,6 +34,10 @@ CHANGE_VERBS = frozenset(
 """Verbs that move a thing's value ("the budget went up to 380", "the meeting got
 pushed to the 9th"): with a "to" object they restate the subject's value."""
 
+REPLACE_VERBS = frozenset("change switch swap replace".split())
+"""Verbs whose object names the slot being replaced ("we changed accountants"): with
+no "to" value the clause names no new value; a later "it's Johan Ek" may."""
+
 STATE_FRAMES: dict[tuple[str, str], str] = {
     ("live", "in"): "home_city",
     ("move", "to"): "home_city",
