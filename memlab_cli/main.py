@@ -24,6 +24,7 @@ from memlab_evals.cli import register_eval, register_score
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
 from memlab_cli.settings import Settings
+from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
 
 LLM_COMMANDS = ("replay", "eval", "bench", "main")
@@ -185,8 +186,8 @@ def _add_main(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("main", help="the main job on the embedded defaults")
     p.add_argument(
         "--extractor",
-        choices=("parse", "rules"),
-        default="parse",
+        choices=EXTRACTORS,
+        default=DEFAULT_EXTRACTOR,
         help="how the offline brain reads facts (default parse; rules is the "
         "ablation: the pattern table alone). Runs go to MEMORY_LAB_RUNS as usual, "
         "so point it elsewhere to keep both.",

@@ -114,6 +114,10 @@ class WindowConfig(Frozen):
 Extractor = Literal["parse", "rules"]
 """How the offline brain reads facts from turns."""
 
+EXTRACTORS: tuple[Extractor, ...] = get_args(Extractor)
+DEFAULT_EXTRACTOR: Extractor = "parse"
+"""The one place the default is set; every entry point's default reads it."""
+
 FactCategory = Literal[
     "instruction",
     "constraint",
@@ -446,7 +450,7 @@ class MemoryConfig(Frozen):
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     llm: LLMSettings | None = None
     extractor: Extractor = Field(
-        default="parse",
+        default=DEFAULT_EXTRACTOR,
         description="How the offline brain reads facts: `parse` (a dependency "
         "parse, with the rules for instructions and corrections) or `rules` (the "
         "pattern table alone, for ablations).",

@@ -20,7 +20,7 @@ from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
 from memlab_evals.systems import BASELINES, split_systems
-from memory_lab.config import Extractor
+from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.locations import StoreSpec
 
 if TYPE_CHECKING:
@@ -92,8 +92,8 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--extractor",
-        choices=("parse", "rules"),
-        default="parse",
+        choices=EXTRACTORS,
+        default=DEFAULT_EXTRACTOR,
         help="how the offline brain reads facts: parse (a dependency parse, with "
         "the rules for instructions and corrections) or rules (the pattern table "
         "alone, for ablations)",
@@ -133,7 +133,7 @@ def evaluate(
     progress: bool = True,
     models: RunModels | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "parse",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
@@ -341,7 +341,7 @@ def main_job(
     locomo: Path | None = None,
     models: RunModels | None = None,
     runs: Path = Path("runs"),
-    extractor: Extractor = "parse",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
 ) -> int:
     """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 

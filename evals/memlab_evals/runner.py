@@ -33,7 +33,7 @@ from memlab_evals.systems import (
     split_systems,
     system_params,
 )
-from memory_lab.config import Extractor, LLMSettings
+from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
 from memory_lab.llm.response_cache import default_cache_path
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
@@ -55,7 +55,7 @@ class Unit:
     llm: LLMSettings | None = None
     stores: StoreSpec | None = None
     """Servers for the memory recipes, with this unit's own namespace."""
-    extractor: Extractor = "parse"
+    extractor: Extractor = DEFAULT_EXTRACTOR
     """How the offline brain reads facts (`rules` for the ablation)."""
 
     @property
@@ -197,7 +197,7 @@ def run_eval(
     corrections: str = "none",
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "parse",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 

@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from memory_lab.clock import ManualClock
-from memory_lab.config import Extractor, MemoryConfig
+from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor, MemoryConfig
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import InvalidMessageError
 from memory_lab.types import Fact, Message
@@ -134,7 +134,7 @@ def _score_case(case: dict, rows: list[Fact], now: datetime) -> CaseResult:
 
 
 def score_statements(
-    extractor: Extractor = "parse", path: Path = DEFAULT_PATH
+    extractor: Extractor = DEFAULT_EXTRACTOR, path: Path = DEFAULT_PATH
 ) -> StatementScore:
     """Feed every case through a fresh in-memory engine and match its rows."""
     clock = ManualClock(START)
@@ -171,7 +171,7 @@ def score_statements(
 def main(argv: list[str] | None = None) -> int:
     """Print the set's recall, precision and violations, and each miss."""
     parser = argparse.ArgumentParser(prog="python -m memlab_evals.statement_set")
-    parser.add_argument("--extractor", choices=("parse", "rules"), default="parse")
+    parser.add_argument("--extractor", choices=EXTRACTORS, default=DEFAULT_EXTRACTOR)
     parser.add_argument("--path", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--verbose", action="store_true", help="every case's rows")
     args = parser.parse_args(argv)

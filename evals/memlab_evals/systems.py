@@ -33,6 +33,7 @@ from memlab_evals.log import EpisodeStat, StoredFact
 from memlab_evals.system_types import BuildCost, Context
 from memory_lab.clock import ManualClock
 from memory_lab.config import (
+    DEFAULT_EXTRACTOR,
     BudgetConfig,
     Extractor,
     LLMSettings,
@@ -117,7 +118,7 @@ class MemorySystem:
         data_dir: Path | None,
         llm: LLMSettings | None = None,
         stores: StoreSpec | None = None,
-        extractor: Extractor = "parse",
+        extractor: Extractor = DEFAULT_EXTRACTOR,
     ) -> None:
         from memory_lab.engine import MemoryEngine
 
@@ -306,7 +307,7 @@ def memory_config(
     rec: Recipe,
     budget: int,
     llm: LLMSettings | None = None,
-    extractor: Extractor = "parse",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
 ) -> MemoryConfig:
     """The engine configuration a memory system runs with at a context budget."""
     return MemoryConfig(
@@ -317,7 +318,7 @@ def memory_config(
     )
 
 
-def memory_settings(budget: int, extractor: Extractor = "parse") -> dict:
+def memory_settings(budget: int, extractor: Extractor = DEFAULT_EXTRACTOR) -> dict:
     """Every configured number besides the recipe, for the run log.
 
     Lexical weight, margins, fact-line limits and the rest change results, so a
@@ -337,7 +338,7 @@ def make_system(
     counter: TokenCounter | None = None,
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
-    extractor: Extractor = "parse",
+    extractor: Extractor = DEFAULT_EXTRACTOR,
 ) -> System:
     """Build the system a name describes, fresh, for one conversation.
 

@@ -14,7 +14,7 @@ from memory_lab.brains.base import BrainResult, zero_usage
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.listing import memory_listing
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
-from memory_lab.config import Extractor, FactConfig
+from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, FactConfig
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import (
     ContextBundle,
@@ -49,7 +49,7 @@ class RuleBasedBrain:
         self,
         counter: TokenCounter | None = None,
         categories: FactConfig | None = None,
-        extractor: Extractor = "parse",
+        extractor: Extractor = DEFAULT_EXTRACTOR,
     ) -> None:
         self._counter = counter if counter is not None else default_counter()
         self._facts = categories if categories is not None else FactConfig()
