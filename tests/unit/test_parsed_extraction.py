@@ -174,3 +174,20 @@ def test_it_after_a_change_names_the_changed_things_new_value() -> None:
     assert not any(v == "accountants" for _, v in got)
     said = facts("I painted a sunset yesterday, it was a great experience.")
     assert not any("experience" in v for _, v in said)
+
+
+def test_a_clause_that_drops_its_i_is_the_speakers() -> None:
+    got = facts(
+        "Joined a climbing gym near the office last month.",
+        "Been learning Korean on the side.",
+    )
+    assert ("user", "climbing gym") in got
+    assert ("user", "Korean") in got
+    # A request, thanks to the listener and a clause as subject state nothing.
+    for text in (
+        "Remind me to call the plumber tomorrow.",
+        "Thanking you for the lovely dinner.",
+        "Seeing you there was great.",
+    ):
+        turns = [msg(0, text, minutes=DAY)]
+        assert not [c for c in parse_candidates(turns) if c.category == "knowledge"]

@@ -201,6 +201,31 @@ def names_unrealised(token: Token) -> bool:
     )
 
 
+_LEAD_POS = frozenset({"ADV", "AUX", "INTJ", "PART", "PUNCT", "CCONJ"})
+_SAID_FORMS = frozenset({"VBD", "VBN", "VBG"})
+
+
+def said_by_speaker(verb: Token) -> bool:
+    """Whether a clause with no subject is the speaker's own ("took a trip to Rome").
+
+    Chat drops the "I": a sentence that opens on a past or progressive verb
+    ("booked flights", "been running", "just finished a painting") is the
+    speaker's. A bare verb ("book a flight") is a request and stays out, as do
+    clauses whose subject is a clause ("seeing them was awesome") and wishes or
+    thanks addressed to the listener ("missed you", "wishing you luck").
+    """
+    if verb.dep_ == "conj":
+        return said_by_speaker(verb.head) and verb.tag_ in _SAID_FORMS
+    if verb.dep_ != "ROOT" or verb.tag_ not in _SAID_FORMS:
+        return False
+    if any(c.dep_ in {"csubj", "expl", "nsubj", "nsubjpass"} for c in verb.children):
+        return False
+    if any(c.lower_ == "you" and c.dep_ in {"dobj", "dative"} for c in verb.children):
+        return False
+    before = verb.doc[verb.sent.start : verb.i]
+    return all(t.pos_ in _LEAD_POS for t in before)
+
+
 def antecedent(pronoun: Token) -> Token | None:
     """The thing "it" names: the nearest earlier subject or object noun of the turn.
 
@@ -232,6 +257,8 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
             continue
         noun = _subject_token(verb)
         if noun is None:
+            if said_by_speaker(verb) and not (_negated(verb) or _supposed(verb)):
+                yield Statement(speaker, verb, None, False)
             continue
         subject = person_of(noun, speaker)
         owner = None
