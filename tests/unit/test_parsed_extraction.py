@@ -191,3 +191,15 @@ def test_a_clause_that_drops_its_i_is_the_speakers() -> None:
     ):
         turns = [msg(0, text, minutes=DAY)]
         assert not [c for c in parse_candidates(turns) if c.category == "knowledge"]
+
+
+def test_general_and_sorting_nouns_are_no_value_until_narrowed() -> None:
+    got = facts(
+        "I finally found a way to switch off after work.",
+        "I've been baking all sorts of vegan desserts lately.",
+        "I have a real love for old motorbikes.",
+    )
+    values = {v for _, v in got}
+    assert "vegan desserts" in values  # what "all sorts of" sorts
+    assert any("motorbikes" in v for v in values)  # "love" narrowed by its object
+    assert not any(v in {"way", "a way"} or v.startswith("sorts") for v in values)

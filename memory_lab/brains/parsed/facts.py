@@ -25,6 +25,7 @@ from memory_lab.brains.parsed.clauses import Statement, names_unrealised, unreal
 from memory_lab.brains.parsed.lexicon import (
     CHANGE_VERBS,
     FILLERS,
+    GENERAL_NOUNS,
     PLAN_VERBS,
     PREFERENCE_VERBS,
     PRONOUN_OBJECTS,
@@ -161,12 +162,23 @@ def _thing(span: Span | None) -> bool:
         return False
     if span.root.lower_ in TIME_NOUNS and span.root.ent_type_ not in _NAMED_ENTS:
         return False
+    if span.root.lemma_.lower() in GENERAL_NOUNS and not _narrowed(span):
+        return False
     words = [t for t in span if not t.is_punct and not t.is_stop]
     if not words:
         return span.root.like_num or (
             span.root.pos_ == "PROPN" and span.root.lower_ not in PRONOUN_OBJECTS
         )
     return not all(t.lower_ in PRONOUN_OBJECTS for t in words)
+
+
+def _narrowed(span: Span) -> bool:
+    """Whether a general noun is made specific: "love for horses", "part of a team"."""
+    root = span.root
+    return any(t.pos_ in {"PROPN", "NUM"} for t in span) or any(
+        c.dep_ in {"prep", "compound", "acl"} and span.start <= c.i < span.end
+        for c in root.children
+    )
 
 
 def _specific(token: Token) -> bool:

@@ -100,9 +100,18 @@ UNREALISED_VERBS = frozenset(
 "I forgot to call the bank"."""
 
 QUANTIFIERS = frozenset(
-    "most all some half part rest lot lots bit much none each both many few".split()
+    """most all some half part rest lot lots bit much none each both many few
+    sort sorts kind kinds type types bunch ton tons couple number variety""".split()
 )
-"""Heads that only measure their "of" object ("most of the morning")."""
+"""Heads that only measure or sort their "of" object ("most of the morning", "all
+sorts of desserts")."""
+
+GENERAL_NOUNS = frozenset(
+    """way ways time times moment moments fun love luck support help difference
+    impact chance chances sense idea ideas part""".split()
+)
+"""Nouns too general to be a value on their own ("show my support", "find a way"):
+kept only when a name, a number or a complement narrows them ("love for horses")."""
 
 TIME_NOUNS = frozenset(
     """morning afternoon evening night day week weekend month year hour minute
