@@ -24,6 +24,17 @@ def sorted_terms(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words]
 
 
+def indexed_text(turn: Message) -> str:
+    """What a turn is found by: its words and who said them.
+
+    In a conversation between named people a question names the person ("what
+    did Melanie paint?"), but her own turns never say her name; the other
+    speaker's do, as a greeting. Prefixing the speaker lets both the words and
+    the meaning rankers find a person's own turns.
+    """
+    return f"{turn.speaker}: {turn.content}" if turn.speaker else turn.content
+
+
 class ExcerptIndex:
     """BM25 over every compressed turn of a tenant.
 
@@ -57,7 +68,9 @@ class ExcerptIndex:
 
     def _append(self, tenant: str, turns: Sequence[Message]) -> None:
         self._turns[tenant].extend(turns)
-        self._terms[tenant].extend(sorted_terms(m.content) or ["_"] for m in turns)
+        self._terms[tenant].extend(
+            sorted_terms(indexed_text(m)) or ["_"] for m in turns
+        )
         self._bm25[tenant] = None  # rebuilt on the next search
 
     def add(self, tenant: str, turns: Sequence[Message]) -> None:

@@ -25,7 +25,7 @@ from rank_bm25 import BM25Okapi
 
 from memory_lab.context.fusion import RRF_K, fuse_ranks
 from memory_lab.embeddings import Embedder
-from memory_lab.episodes.excerpts import ExcerptIndex, sorted_terms
+from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.types import Episode, Fact, Message
 
@@ -37,10 +37,12 @@ FACT_VECTORS = 50_000
 
 
 def fact_text(fact: Fact) -> str:
-    """What a fact is matched on: its key and value, as a turn's words are its content.
+    """What a fact is matched on: its key and value.
 
-    The subject is left out as a turn's speaker is: assembly already keeps only
-    facts about whom the question asks.
+    Unlike a turn's speaker (see `indexed_text`), the subject is left out:
+    assembly keeps only facts about whom the question asks, and a name on every
+    fact of that person would lift them all above the turns that answer
+    (measured: less evidence shown at 600 tokens on LoCoMo, answers unchanged).
     """
     return f"{fact.key.replace('_', ' ').replace('.', ' ')} {fact.value}"
 
@@ -89,7 +91,9 @@ class TurnIndex(ExcerptIndex):
                 tail = list(turns[len(have) :])
                 fresh = [self._window_vectors.pop(m.id, None) for m in tail]
                 todo = [
-                    m.content for m, v in zip(tail, fresh, strict=True) if v is None
+                    indexed_text(m)
+                    for m, v in zip(tail, fresh, strict=True)
+                    if v is None
                 ]
                 made = iter(self.embedder.embed(todo) if todo else [])
                 rows = np.stack([v if v is not None else next(made) for v in fresh])
@@ -102,7 +106,7 @@ class TurnIndex(ExcerptIndex):
         with self._vec_lock:
             missing = [m for m in turns if m.id not in self._window_vectors]
             if missing:
-                vectors = self.embedder.embed([m.content for m in missing])
+                vectors = self.embedder.embed([indexed_text(m) for m in missing])
                 self._window_vectors.update(
                     zip((m.id for m in missing), vectors, strict=True)
                 )
@@ -136,7 +140,7 @@ class TurnIndex(ExcerptIndex):
         if cached is not None and cached[0] == key:
             return cached[1]
         corpus = list(self._terms[tenant]) + [
-            sorted_terms(m.content) or ["_"] for m in extra
+            sorted_terms(indexed_text(m)) or ["_"] for m in extra
         ]
         bm25 = BM25Okapi(corpus) if corpus else None
         self._pool[tenant] = (key, bm25)

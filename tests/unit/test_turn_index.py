@@ -58,3 +58,23 @@ def test_each_turn_is_embedded_once_across_questions():
     before = len(embedder.seen)
     index.rank(transcript, episodes, "t1", "train", [], extra=turns)
     assert len(embedder.seen) == before + 1  # only the question
+
+
+def test_a_persons_own_turns_are_found_by_their_name():
+    transcript = InMemoryTranscriptStore()
+    said = [
+        ("Caroline", "Hey Melanie, how was your weekend?"),
+        ("Melanie", "Great, I painted the lake at dawn."),
+        ("Caroline", "Lovely. I went to a support group."),
+    ]
+    turns = transcript.append(
+        "t1", "main", [msg(i, text, speaker=who) for i, (who, text) in enumerate(said)]
+    )
+    embedder = CountingEmbedder()
+    index = TurnIndex(embedder)
+    episodes = InMemoryEpisodeStore(embedder)
+    ranked = index.rank(
+        transcript, episodes, "t1", "What did Melanie do?", [], extra=turns
+    )
+    # Her own turn never says "Melanie"; the greeting that does is not about her.
+    assert ranked[0][0].id == "m1"
