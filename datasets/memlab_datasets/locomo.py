@@ -79,8 +79,12 @@ def load_locomo(
     records = read_json(path)
     if not isinstance(records, list):
         raise DatasetError(f"{path}: expected a JSON list of conversations")
-    notes = _read_audit(Path(audit)) if audit is not None else {}
     totals: Counter[str] = Counter({key: 0 for key in _COUNT_KEYS})
+    notes = (
+        _place_audit(_read_audit(Path(audit)), records, totals)
+        if audit is not None
+        else {}
+    )
     conversations: list[Conversation] = []
     for index, record in enumerate(records):
         label = record.get("sample_id", "?") if isinstance(record, dict) else "?"
@@ -444,25 +448,90 @@ def _observations(
     return facts
 
 
-def _read_audit(path: Path) -> dict[int, dict[int, dict[str, Any]]]:
-    """Audit entries by conversation index, then 0-based question index.
-
-    The audit's README calls the question index 1-based, but its `question` text
-    matches the 0-based position in the file, which is what is used here;
-    entries whose text does not match that position are counted as unmatched.
-    """
+def _read_audit(path: Path) -> list[dict[str, Any]]:
+    """The audit's entries, each checked to name a question and a correct answer."""
     entries = read_json(path)
     if not isinstance(entries, list):
         raise DatasetError(f"{path}: expected a JSON list of audit entries")
-    notes: dict[int, dict[int, dict[str, Any]]] = {}
     for index, entry in enumerate(entries):
         qid = entry.get("question_id") if isinstance(entry, dict) else None
-        match = _AUDIT_ID.fullmatch(str(qid))
-        if match is None or "correct_answer" not in entry:
+        if _AUDIT_ID.fullmatch(str(qid)) is None or "correct_answer" not in entry:
             raise DatasetError(
                 f"{path}: entry {index}: needs question_id like 'locomo_0_qa1' "
                 "and correct_answer"
             )
-        conv, question = int(match.group(1)), int(match.group(2))
-        notes.setdefault(conv, {})[question] = entry
-    return notes
+    return entries
+
+
+def _place_audit(
+    entries: list[dict[str, Any]], records: list[Any], counts: Counter[str]
+) -> dict[int, dict[int, dict[str, Any]]]:
+    """Audit entries by record, then question index, placed by what they say.
+
+    The audit's `locomo_<n>_qa<m>` ids are positions in the full benchmark file,
+    so in a split or a slice they point at other conversations. An entry is
+    placed on the one question with its text, narrowed by its `sample_id` when
+    it has one, then by its gold answer and cited evidence, and only last by the
+    position its id names. An entry that fits no question, or several, is
+    counted as unmatched and never applied: a fix on the wrong question is
+    worse than none. Entries without question text can only go by position.
+    """
+    by_text: dict[str, list[tuple[int, int]]] = {}
+    for r, record in enumerate(records):
+        questions = record.get("qa") if isinstance(record, dict) else None
+        for q, qa in enumerate(questions if isinstance(questions, list) else []):
+            if isinstance(qa, dict):
+                by_text.setdefault(_question_key(qa.get("question")), []).append((r, q))
+    placed: dict[int, dict[int, dict[str, Any]]] = {}
+    for entry in entries:
+        match = _AUDIT_ID.fullmatch(str(entry["question_id"]))
+        assert match is not None  # checked by _read_audit
+        position = (int(match.group(1)), int(match.group(2)))
+        if entry.get("question") is None:
+            placed.setdefault(position[0], {})[position[1]] = entry
+            continue
+        hits = _narrowed(
+            by_text.get(_question_key(entry["question"]), []), entry, records, position
+        )
+        if len(hits) == 1 and hits[0][1] not in placed.get(hits[0][0], {}):
+            placed.setdefault(hits[0][0], {})[hits[0][1]] = entry
+        else:
+            counts["audit_unmatched"] += 1
+    return placed
+
+
+def _narrowed(
+    hits: list[tuple[int, int]],
+    entry: dict[str, Any],
+    records: list[Any],
+    position: tuple[int, int],
+) -> list[tuple[int, int]]:
+    """The questions with an entry's text that it can be about, fewest possible.
+
+    A `sample_id` on the entry is a requirement; gold answer and cited evidence,
+    then the id's position, only break ties.
+    """
+    sample_id = entry.get("sample_id")
+    if sample_id is not None:
+        hits = [(r, q) for r, q in hits if records[r].get("sample_id") == sample_id]
+    for keep in (
+        lambda r, q: _same_answer(entry, records[r]["qa"][q]),
+        lambda r, q: (r, q) == position,
+    ):
+        if len(hits) <= 1:
+            break
+        hits = [(r, q) for r, q in hits if keep(r, q)] or hits
+    return hits
+
+
+def _question_key(text: Any) -> str:
+    return " ".join(str(text).split()).casefold()
+
+
+def _same_answer(entry: dict[str, Any], qa: dict[str, Any]) -> bool:
+    """Whether an entry's gold answer and cited evidence are this question's."""
+    answer = entry.get("golden_answer")
+    cited = entry.get("cited_evidence")
+    return (answer is None or str(answer) == str(qa.get("answer"))) and (
+        cited is None or list(cited) == list(qa.get("evidence") or [])
+    )

@@ -259,3 +259,42 @@ def test_dev_split_with_audit():
     assert fixed.corrected and fixed.evidence == ["D1:14"]
     assert fixed.audit.original_evidence == ["D1:12"]
     assert data.content_hash != load_locomo(DEV).content_hash
+
+
+@needs_dev
+def test_a_slice_gets_exactly_its_own_conversations_corrections(tmp_path):
+    records = json.loads(DEV.read_text(encoding="utf-8"))
+    audit = json.loads(AUDIT.read_text(encoding="utf-8"))
+    wanted = {
+        e["question"]
+        for e in audit
+        if e["question_id"].startswith(("locomo_3_", "locomo_4_"))
+    }
+    # Conversations 3 and 4 alone, in the other order: positions mean nothing now.
+    path = _write(tmp_path, [records[4], records[3]], "slice.json")
+    data = load_locomo(path, audit=AUDIT)
+    fixed = {p.question for c in data.conversations for p in c.probes if p.audit}
+    assert fixed == wanted
+    counts = data.metadata["counts"]
+    assert counts["audit_matched"] == len(wanted)
+    assert counts["audit_unmatched"] == len(audit) - len(wanted)
+
+
+def test_an_audit_entry_for_another_conversation_is_never_applied(tmp_path):
+    path = _write(tmp_path, _mini())
+    audit = _write(
+        tmp_path,
+        [
+            {
+                "question_id": "locomo_0_qa0",
+                "sample_id": "conv-elsewhere",
+                "question": "What pet?",
+                "correct_answer": "a dog",
+                "correct_evidence": [],
+            }
+        ],
+        "audit.json",
+    )
+    data = load_locomo(path, audit=audit)
+    assert not data.conversations[0].probes[0].corrected
+    assert data.metadata["counts"]["audit_unmatched"] == 1
