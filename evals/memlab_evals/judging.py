@@ -24,11 +24,10 @@ from memlab_evals.bounded import Gate
 from memlab_evals.llm_records import JudgeVerdict
 from memlab_evals.log import ProbeRecord
 from memory_lab.llm.client import ChatClient, Completion
+from memory_lab.prompts.versioning import text_version
 
 ANSWER_JUDGE = "answer_judge"
-ANSWER_JUDGE_VERSION = "answer_judge/1"
 CONTEXT_JUDGE = "context_answer_judge"
-CONTEXT_JUDGE_VERSION = "context_answer_judge/2"
 MAX_TOKENS = 96
 
 VERDICT_SCHEMA: dict[str, Any] = {
@@ -70,12 +69,20 @@ _BARE_LABEL = re.compile(r"\b(CORRECT|WRONG)\b")
 
 
 def prompt_versions(*, answers: bool, contexts: bool) -> dict[str, str]:
-    """Name -> version of the judge prompts a run uses."""
+    """Name -> version of the judge prompts a run uses.
+
+    A version is a digest of the prompt's texts and its verdict schema.
+    """
+    schema = json.dumps(VERDICT_SCHEMA, sort_keys=True)
     versions = {}
     if answers:
-        versions[ANSWER_JUDGE] = ANSWER_JUDGE_VERSION
+        versions[ANSWER_JUDGE] = text_version(
+            ANSWER_JUDGE, ANSWER_SYSTEM, ANSWER_USER, schema
+        )
     if contexts:
-        versions[CONTEXT_JUDGE] = CONTEXT_JUDGE_VERSION
+        versions[CONTEXT_JUDGE] = text_version(
+            CONTEXT_JUDGE, CONTEXT_SYSTEM, CONTEXT_USER, schema
+        )
     return versions
 
 

@@ -1,8 +1,9 @@
 """Prompts for the LLM brain: one module per task, each versioned.
 
-Every module (`summarize`, `extract`, `condense`, `respond`) exposes `NAME`,
-`VERSION`, a `build(...)` function that returns OpenAI-style chat messages (plain
-dicts, what `ChatClient.complete` sends) and, where the task expects structured
+Every module (`summarize`, `extract`, `condense`, `respond`, `answer`) exposes
+`NAME`, `VERSION` (a digest of its text and schemas, see `versioning`), a
+`build(...)` function that returns OpenAI-style chat messages (plain dicts, what
+`ChatClient.complete` sends) and, where the task expects structured
 output, its pydantic response model, whose JSON schema the brain passes to
 `ChatClient.response_format_for`. Eval logs record the versions so a changed
 prompt shows up as a changed run.
@@ -14,7 +15,7 @@ here.
 
 from __future__ import annotations
 
-from memory_lab.prompts import condense, extract, respond, summarize
+from memory_lab.prompts import answer, condense, extract, respond, summarize
 from memory_lab.prompts._render import (
     DATA_RULE,
     chat,
@@ -28,8 +29,8 @@ from memory_lab.prompts._render import (
 
 
 def prompt_versions() -> dict[str, str]:
-    """Name to version of every prompt, for stamping eval logs."""
-    return {m.NAME: m.VERSION for m in (summarize, extract, condense, respond)}
+    """Name to version of every prompt, the eval answerer's included, for run logs."""
+    return {m.NAME: m.VERSION for m in (summarize, extract, condense, respond, answer)}
 
 
 __all__ = [

@@ -10,12 +10,13 @@ one abstention phrase, so abstention can be scored without a judge.
 from __future__ import annotations
 
 import html
+import sys
 from datetime import datetime
 
-from memory_lab.prompts import data_rule, wrap_data
+from memory_lab.prompts._render import data_rule, wrap_data
+from memory_lab.prompts.versioning import module_version
 
 NAME = "answer"
-VERSION = "answer/1"
 NOT_KNOWN = "not known"
 MAX_TOKENS = 48
 """Room for a short phrase or a date; longer answers only dilute F1."""
@@ -51,3 +52,7 @@ def build(question: str, context: str, asked_at: datetime | None) -> list[dict]:
         {"role": "system", "content": system},
         {"role": "user", "content": question},
     ]
+
+
+VERSION = module_version(sys.modules[__name__], NAME)
+"""Name and digest of this module's text and schemas (see `versioning`)."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_lab.prompts._render import chat, data_rule, format_instructions, wrap_data
+from memory_lab.prompts.versioning import module_version
 
 NAME = "condense"
-VERSION = "condense/2"
 
 
 class CondenseResponse(BaseModel):
@@ -34,3 +36,7 @@ def build(text: str, *, max_tokens: int) -> list[dict[str, str]]:
         ]
     )
     return chat(system, f"Condense this summary.\n\n{wrap_data('memory', text)}")
+
+
+VERSION = module_version(sys.modules[__name__], NAME)
+"""Name and digest of this module's text and schemas (see `versioning`)."""

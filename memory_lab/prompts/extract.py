@@ -7,6 +7,7 @@ starting a second, drifting key beside it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,10 +19,10 @@ from memory_lab.prompts._render import (
     render_turns,
     wrap_data,
 )
+from memory_lab.prompts.versioning import module_version
 from memory_lab.types import Fact, Message
 
 NAME = "extract"
-VERSION = "extract/2"
 
 
 class ExtractedFact(BaseModel):
@@ -94,3 +95,7 @@ def build(
         ]
     )
     return chat(system, user)
+
+
+VERSION = module_version(sys.modules[__name__], NAME)
+"""Name and digest of this module's text and schemas (see `versioning`)."""

@@ -8,11 +8,13 @@ where the user wrote `<`.
 
 from __future__ import annotations
 
+import sys
+
 from memory_lab.prompts._render import chat, data_rule
+from memory_lab.prompts.versioning import module_version
 from memory_lab.types import ContextBundle, Message
 
 NAME = "respond"
-VERSION = "respond/2"
 
 NO_MEMORY = '<memory type="none">\n(nothing remembered yet)\n</memory>'
 
@@ -35,3 +37,7 @@ def build(question: Message, context: ContextBundle) -> list[dict[str, str]]:
         ]
     )
     return chat(system, question.content)
+
+
+VERSION = module_version(sys.modules[__name__], NAME)
+"""Name and digest of this module's text and schemas (see `versioning`)."""

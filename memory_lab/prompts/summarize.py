@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -12,10 +13,10 @@ from memory_lab.prompts._render import (
     format_instructions,
     render_turns,
 )
+from memory_lab.prompts.versioning import module_version
 from memory_lab.types import Message
 
 NAME = "summarize"
-VERSION = "summarize/2"
 
 
 class SummaryResponse(BaseModel):
@@ -50,3 +51,7 @@ def build(messages: Sequence[Message], *, max_tokens: int) -> list[dict[str, str
         ]
     )
     return chat(system, f"Summarize these turns.\n\n{render_turns(messages)}")
+
+
+VERSION = module_version(sys.modules[__name__], NAME)
+"""Name and digest of this module's text and schemas (see `versioning`)."""

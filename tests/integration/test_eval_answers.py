@@ -14,11 +14,14 @@ import threading
 import time
 
 import pytest
+from memlab_evals import judging
 from memlab_evals.bounded import Gate
 from memlab_evals.cli import evaluate, publish
 from memlab_evals.endpoints import CallOptions, Endpoint
 from memlab_evals.model_pass import ModelPlan, RunModels
 from pydantic import SecretStr
+
+from memory_lab.prompts import answer as answer_prompt
 
 from tests.helpers import LLM_COLUMNS
 from tests.integration.openai_server import (
@@ -91,8 +94,11 @@ def test_answers_and_verdicts_fill_the_new_columns(server, tmp_path):
     assert rows["A"]["extraction_rejected_rate"] == ""
     saved = (out / "run.json").read_text(encoding="utf-8")
     assert SECRET not in saved
-    assert log.llm.prompts["answer"] == "answer/1"
-    assert log.llm.prompts["answer_judge"] == "answer_judge/1"
+    assert log.llm.prompts["answer"] == answer_prompt.VERSION
+    assert (
+        log.llm.prompts["answer_judge"]
+        == judging.prompt_versions(answers=True, contexts=False)["answer_judge"]
+    )
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "served from the cache" in report
 

@@ -61,16 +61,51 @@ def between(text: str, open_tag: str, close_tag: str) -> str:
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
 def test_each_prompt_is_named_and_versioned(module) -> None:
-    assert re.fullmatch(rf"{module.NAME}/\d+", module.VERSION)
+    assert re.fullmatch(rf"{module.NAME}/[0-9a-f]{{12}}", module.VERSION)
 
 
 def test_prompt_versions_lists_every_prompt() -> None:
+    from memory_lab.prompts import answer
+
     assert prompt_versions() == {
         "summarize": summarize.VERSION,
         "extract": extract.VERSION,
         "condense": condense.VERSION,
         "respond": respond.VERSION,
+        "answer": answer.VERSION,
     }
+
+
+def _loaded_copy(tmp_path, monkeypatch, module, edit=lambda text: text):
+    """The module imported again from an (edited) copy of its file."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = f"copy_of_{module.NAME}_{len(list(tmp_path.iterdir()))}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(edit(Path(module.__file__).read_text(encoding="utf-8")))
+    spec = importlib.util.spec_from_file_location(name, path)
+    copy = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, name, copy)
+    spec.loader.exec_module(copy)
+    return copy
+
+
+def test_an_edited_prompt_gets_another_version_and_an_unedited_one_keeps_it(
+    tmp_path, monkeypatch
+) -> None:
+    assert _loaded_copy(tmp_path, monkeypatch, extract).VERSION == extract.VERSION
+    edited = _loaded_copy(
+        tmp_path,
+        monkeypatch,
+        extract,
+        lambda text: text.replace(
+            "You extract durable facts", "You pull out lasting facts", 1
+        ),
+    )
+    assert edited.VERSION != extract.VERSION
+    assert edited.VERSION.startswith("extract/")
 
 
 @given(HOSTILE_TEXT)
