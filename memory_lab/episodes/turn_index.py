@@ -186,12 +186,13 @@ class TurnIndex(ExcerptIndex):
         with self._lock:
             bm25 = self._pool_bm25(tenant, indexed, pool[len(indexed) :])
         n = len(pool)
+        texts = [fact_text(f) for f in facts]
         terms = sorted_terms(query)
         scores = np.zeros(n + len(facts))
         if terms and bm25 is not None:
             scores[:n] = bm25.get_scores(terms)
-            for j, fact in enumerate(facts):
-                scores[n + j] = _bm25_score(bm25, terms, sorted_terms(fact_text(fact)))
+            for j, text in enumerate(texts):
+                scores[n + j] = _bm25_score(bm25, terms, sorted_terms(text))
         # Items n.. are facts; a fact ties below the turn it matches equally.
         key_seq = [m.seq for m in pool] + [-1] * len(facts)
         lexical = sorted(
@@ -203,7 +204,7 @@ class TurnIndex(ExcerptIndex):
         if n > len(indexed):
             parts.append(self._extra_vectors(pool[len(indexed) :]) @ query_vec)
         if facts:
-            parts.append(self._facts_matrix([fact_text(f) for f in facts]) @ query_vec)
+            parts.append(self._facts_matrix(texts) @ query_vec)
         cosines = np.round(np.concatenate(parts), 6)
         dense = sorted(
             range(n + len(facts)), key=lambda i: (-float(cosines[i]), -key_seq[i])
@@ -216,13 +217,12 @@ class TurnIndex(ExcerptIndex):
         for rank, (ep, _) in enumerate(hits, start=1):
             for seq in range(ep.first_seq, ep.last_seq + 1):
                 episode_rank.setdefault(seq, rank)
-        seq_of = {m.id: m.seq for m in pool}
-        for i in range(n + len(facts)):
-            if i < n:
-                seq = pool[i].seq
-            else:  # a fact is found through the episode of the turn it came from
-                seqs = [seq_of[t] for t in facts[i - n].turn_ids if t in seq_of]
-                seq = seqs[0] if seqs else None
+        # A fact is found through the episode of the turn it was read from.
+        seq_of = {m.id: m.seq for m in pool} if facts else {}
+        item_seq = [m.seq for m in pool] + [
+            next((seq_of[t] for t in f.turn_ids if t in seq_of), None) for f in facts
+        ]
+        for i, seq in enumerate(item_seq):
             rank = episode_rank.get(seq) if seq is not None else None
             if rank is not None:
                 fused[i] = fused.get(i, 0.0) + EPISODE_WEIGHT / (RRF_K + rank)

@@ -40,14 +40,16 @@ def family_match(candidate: FactCandidate, active: Sequence[Fact]) -> Fact | Non
     if _listed(candidate.key, candidate.value):
         return None
     head, qualifiers = _parts(candidate.key)
-    found = [
-        f
-        for f in active
-        if f.subject == candidate.subject
-        and f.key != candidate.key
-        and _parts(f.key)[0] == head
-        and (_parts(f.key)[1] <= qualifiers or qualifiers <= _parts(f.key)[1])
-        and not _listed(f.key, f.value)
-        and not set(candidate.turn_ids) & set(f.turn_ids)
-    ]
+    found = []
+    for f in active:
+        if f.subject != candidate.subject or f.key == candidate.key:
+            continue
+        other_head, other = _parts(f.key)
+        if (
+            other_head == head
+            and (other <= qualifiers or qualifiers <= other)
+            and not _listed(f.key, f.value)
+            and not set(candidate.turn_ids) & set(f.turn_ids)
+        ):
+            found.append(f)
     return found[0] if len(found) == 1 else None
