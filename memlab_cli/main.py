@@ -23,6 +23,7 @@ from memlab_datasets.cli import register as register_datasets
 from memlab_evals.cli import register_eval, register_score
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
+from memlab_cli.plugins import PLUGIN_COMMANDS, add_plugin_flag, load_requested
 from memlab_cli.settings import Settings
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
@@ -206,6 +207,7 @@ def _run_main(args: argparse.Namespace) -> int:
             models=args.models,
             runs=settings.runs,
             extractor=args.extractor,
+            plugins=args.plugins,
         )
         or 0
     )
@@ -263,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
         add_brain_flags(sub.choices[name])
     for name in STORE_COMMANDS:
         add_store_flags(sub.choices[name])
+    for name in PLUGIN_COMMANDS:
+        add_plugin_flag(sub.choices[name])
     add_model_pass_flags(sub.choices["eval"])
     return parser
 
@@ -274,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         args.settings = Settings()
+        if args.command in PLUGIN_COMMANDS:
+            args.plugins = load_requested(args)
         if args.command in LLM_COMMANDS:
             args.models = resolve(args, args.settings)
         if args.command in STORE_COMMANDS:

@@ -10,9 +10,16 @@ field. Settings from the environment are read only at the edges (CLI, app), by
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    field_validator,
+    model_validator,
+)
 
 
 class Frozen(BaseModel):
@@ -21,74 +28,115 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class MessageCountTrigger(Frozen):
-    """Trigger A: at `max_messages` in the window, compress all but `keep_last`."""
+class TriggerUse(Frozen):
+    """One trigger of a recipe: its registered name and its full parameters."""
 
-    max_messages: int = Field(default=20, ge=2)
-    keep_last: int = Field(default=10, ge=0)
-
-    @model_validator(mode="after")
-    def _keep_below_max(self) -> MessageCountTrigger:
-        if self.keep_last >= self.max_messages:
-            raise ValueError("keep_last must be below max_messages")
-        return self
-
-
-class TokenCountTrigger(Frozen):
-    """Trigger B: above `high_water` tokens, compress the oldest to `low_water`."""
-
-    high_water: int = Field(default=600, ge=10)
-    low_water: int = Field(default=300, ge=0)
-
-    @model_validator(mode="after")
-    def _low_below_high(self) -> TokenCountTrigger:
-        if self.low_water >= self.high_water:
-            raise ValueError("low_water must be below high_water")
-        return self
-
-
-class TimeTrigger(Frozen):
-    """Trigger C: compress each finished day; also compress after an idle gap."""
-
-    granularity: Literal["day", "week"] = "day"
-    idle_gap_minutes: int | None = Field(
-        default=None, ge=1, description="Compress everything after this much silence."
+    name: str = Field(description="A name in `memory_lab.triggers` (A, B, C, D...).")
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Every parameter, defaults filled in, as the trigger's model "
+        "dumps them (so the run log shows what ran, not only what was changed).",
     )
-    timezone: str = Field(default="UTC", description="Where day boundaries fall.")
 
 
 class Recipe(Frozen):
-    """A named combination of triggers; any one firing compresses (any-of)."""
+    """A named combination of triggers; any one firing compresses (any-of).
+
+    Triggers are looked up in `memory_lab.triggers` when the recipe is made, so a
+    recipe naming an unknown trigger or a bad parameter fails at once.
+    """
 
     name: str
-    a: MessageCountTrigger | None = None
-    b: TokenCountTrigger | None = None
-    c: TimeTrigger | None = None
+    triggers: tuple[TriggerUse, ...]
     episode_max_messages: int = Field(
         default=12, ge=1, description="Long spans are split into episodes this size."
     )
+    decision_seconds: float = Field(
+        default=30.0,
+        gt=0,
+        description="How long one trigger may take to decide before it is refused.",
+    )
 
     @model_validator(mode="after")
-    def _has_a_trigger(self) -> Recipe:
-        if not (self.a or self.b or self.c):
+    def _known_triggers(self) -> Recipe:
+        if not self.triggers:
             raise ValueError(f"recipe {self.name!r} has no trigger")
+        names = [t.name for t in self.triggers]
+        if len(set(names)) != len(names):
+            raise ValueError(f"recipe {self.name!r} names a trigger twice")
         return self
 
+    @field_validator("triggers", mode="after")
+    @classmethod
+    def _full_params(cls, uses: tuple[TriggerUse, ...]) -> tuple[TriggerUse, ...]:
+        """Each trigger registered and its parameters valid, defaults filled in."""
+        from memory_lab.triggers.registry import get_trigger
+
+        full = []
+        for use in uses:
+            trigger = get_trigger(use.name)
+            if trigger is None:
+                raise ValueError(f"unknown trigger {use.name!r}")
+            params = trigger.params.model_validate(use.params)
+            full.append(
+                TriggerUse(name=trigger.name, params=params.model_dump(mode="json"))
+            )
+        return tuple(full)
+
+    def params_of(self, name: str) -> Any:
+        """The typed parameters of one of the recipe's triggers; None if absent."""
+        from memory_lab.triggers.registry import get_trigger
+
+        for use in self.triggers:
+            if use.name == name.upper():
+                trigger = get_trigger(use.name)
+                return trigger.params.model_validate(use.params) if trigger else None
+        return None
+
     def with_params(self, **params: object) -> Recipe:
-        """A copy with trigger parameters overridden, e.g. `a_max_messages=30`."""
+        """A copy with parameters overridden.
+
+        A trigger's parameter is named with its trigger's prefix (``a_max_messages``)
+        or, when only one of the recipe's triggers has it, alone (``threshold``);
+        recipe-level fields (``episode_max_messages``) by their names.
+
+        Raises:
+            ValueError: naming a parameter no trigger of the recipe takes.
+        """
+        from memory_lab.triggers.registry import get_trigger
+
         data = self.model_dump()
+        uses = {u["name"]: u for u in data["triggers"]}
+        fields = {name: set(get_trigger(name).params.model_fields) for name in uses}
         for key, value in params.items():
-            part, _, field = key.partition("_")
-            if part in ("a", "b", "c") and field:
-                if data.get(part) is None:
-                    raise ValueError(
-                        f"recipe {self.name!r} has no trigger {part.upper()}"
-                    )
-                data[part][field] = value
-            elif key in data:
+            if key in data and key not in ("name", "triggers"):
                 data[key] = value
-            else:
-                raise ValueError(f"unknown recipe parameter {key!r}")
+                continue
+            target = None
+            for name in uses:
+                prefix = name.lower() + "_"
+                if key.startswith(prefix) and key[len(prefix) :] in fields[name]:
+                    target = (name, key[len(prefix) :])
+            if target is None:
+                owners = [name for name in uses if key in fields[name]]
+                if len(owners) == 1:
+                    target = (owners[0], key)
+                elif len(owners) > 1:
+                    raise ValueError(
+                        f"parameter {key!r} is taken by triggers {', '.join(owners)} "
+                        f"of recipe {self.name!r}: prefix it, e.g. "
+                        f"{owners[0].lower()}_{key}"
+                    )
+            if target is None:
+                known = sorted(
+                    f"{name.lower()}_{field}" for name in uses for field in fields[name]
+                )
+                raise ValueError(
+                    f"unknown recipe parameter {key!r} for {self.name!r}; "
+                    f"known: {', '.join(known + ['episode_max_messages'])}"
+                )
+            name, field = target
+            uses[name]["params"][field] = value
         return Recipe.model_validate(data)
 
 
@@ -439,7 +487,7 @@ class MemoryConfig(Frozen):
     """Everything the engine needs besides its stores and clock."""
 
     recipe: Recipe = Field(
-        default_factory=lambda: Recipe(name="A", a=MessageCountTrigger()),
+        default_factory=lambda: Recipe(name="A", triggers=(TriggerUse(name="A"),)),
         description="Which triggers compress; the default is `recipes.recipe('A')`.",
     )
     window: WindowConfig = Field(default_factory=WindowConfig)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from memory_lab.brains.base import Brain
+from memory_lab.brains.metered import MeteredBrain
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.build import build_context
@@ -96,6 +97,9 @@ class MemoryEngine:
         self.counter = counter or default_counter()
         self.embedder = embedder or default_embedder()
         self.brain = brain or make_brain(self.config, self.counter, self.clock)
+        # Memory work goes through the meter: what it gave the brain to read is
+        # the cost a trigger's choices carry (`brain_reads`).
+        self.metered = MeteredBrain(self.brain, self.counter)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._lock = threading.RLock()
         self.stores = stores or StoreSpec()
@@ -142,7 +146,7 @@ class MemoryEngine:
         self.periods = PeriodSummaries(
             period_store,
             self.transcript,
-            self.brain,
+            self.metered,
             self.counter,
             self.clock,
             self.events,
@@ -153,7 +157,7 @@ class MemoryEngine:
             jobs=self.jobs,
             facts=self.facts,
             events=self.events,
-            brain=self.brain,
+            brain=self.metered,
             clock=self.clock,
             config=self.config,
             counter=self.counter,
@@ -295,17 +299,28 @@ class MemoryEngine:
     wait_idle = flush
 
     def assemble(
-        self, tenant: str, query: str, *, thread: str = "main"
+        self, tenant: str, query: str, *, thread: str = "main", excerpts: bool = True
     ) -> ContextBundle:
         """The context the responder would be shown for `query`.
 
-        The query itself is not ingested.
+        The query itself is not ingested. `excerpts=False` leaves the verbatim
+        source turns out, so the context holds what the summaries, the window and
+        the facts alone hold (what a trigger's compression kept).
         """
         tenant = require_tenant(tenant)
+        deps = self.deps
+        if not excerpts:
+            retrieval = self.config.retrieval.model_copy(update={"expand_turns": False})
+            config = self.config.model_copy(update={"retrieval": retrieval})
+            deps = replace(deps, config=config)
         with self._lock, one_instant(self.deps):
             marks = self.jobs.marks(tenant, thread)
             window = window_of(self.deps, tenant, thread, marks)
-            return build_context(self.deps, tenant, query, window, marks.summary)
+            return build_context(deps, tenant, query, window, marks.summary)
+
+    def brain_reads(self) -> dict[str, int]:
+        """Tokens memory work and replies gave the brain to read, by call kind."""
+        return self.metered.read_tokens()
 
     def expand_episode(self, tenant: str, episode_id: str) -> list[Message]:
         """The source turns of an episode, from the transcript."""

@@ -30,3 +30,11 @@ def require_tenant(tenant: str | None) -> str:
             "every memory read and write must name a tenant; none was given"
         )
     return tenant
+
+
+class TriggerError(MemoryLabError):
+    """A trigger raised, answered out of bounds or took too long, and was refused.
+
+    The turn that was being decided stays stored; no compression is recorded
+    until the trigger (or the recipe) is fixed.
+    """

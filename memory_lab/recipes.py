@@ -10,21 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from memory_lab.config import (
-    MessageCountTrigger,
-    Recipe,
-    TimeTrigger,
-    TokenCountTrigger,
-)
-
-_BASE = {
-    "A": MessageCountTrigger(),
-    "B": TokenCountTrigger(),
-    "C": TimeTrigger(idle_gap_minutes=180),
-}
-
-RECIPES: tuple[str, ...] = ("A", "B", "C", "A+B", "A+C", "B+C", "A+B+C")
-
+from memory_lab.config import Recipe, TriggerUse
+from memory_lab.triggers.registry import get_trigger, trigger_names
 
 # --- the spec grammar ------------------------------------------------------------
 
@@ -113,18 +100,26 @@ def literal(raw: str) -> object:
 
 
 def recipe_parts(name: str) -> list[str] | None:
-    """The triggers a recipe name combines ('A+B' -> ['A', 'B']); None if not one."""
+    """The triggers a recipe name combines ('A+B' -> ['A', 'B']); None if not one.
+
+    Any registered trigger may be combined with any other (any-of).
+    """
     parts = [p.strip().upper() for p in name.split("+") if p.strip()]
-    if not parts or any(p not in _BASE for p in parts):
+    if not parts or any(get_trigger(p) is None for p in parts):
         return None
     return parts
 
 
-def recipe(spec: str) -> Recipe:
-    """The recipe a spec names: 'A', 'B', 'C', an any-of such as 'A+B', with params.
+def single_recipes() -> tuple[str, ...]:
+    """One recipe per registered trigger: what a menu of recipes starts from."""
+    return trigger_names()
 
-    ``A+B(a_max_messages=30)`` overrides trigger parameters (see
-    `Recipe.with_params`).
+
+def recipe(spec: str) -> Recipe:
+    """The recipe a spec names: one trigger or an any-of such as 'A+D', with params.
+
+    ``A+B(a_max_messages=30)`` overrides trigger parameters and ``D(threshold=0.3)``
+    a parameter only one of the recipe's triggers takes (see `Recipe.with_params`).
 
     Raises:
         ValueError: naming the unknown part or the bad parameter.
@@ -132,14 +127,14 @@ def recipe(spec: str) -> Recipe:
     name, params = parse_spec(spec)
     parts = recipe_parts(name)
     if parts is None:
+        known = ", ".join(trigger_names())
         raise ValueError(
-            f"unknown recipe {name!r}: use A, B, C or a combination such as A+B"
+            f"unknown recipe {name!r}: use a trigger ({known}) or a combination "
+            "such as A+B"
         )
+    ordered = sorted(set(parts))
     rec = Recipe(
-        name="+".join(sorted(set(parts))),
-        a=_BASE["A"] if "A" in parts else None,
-        b=_BASE["B"] if "B" in parts else None,
-        c=_BASE["C"] if "C" in parts else None,
+        name="+".join(ordered), triggers=tuple(TriggerUse(name=p) for p in ordered)
     )
     if not params:
         return rec

@@ -252,7 +252,6 @@ class TriggerDecision(Record):
     compress_count: int = Field(
         default=0, description="How many of the oldest window messages to compress."
     )
-    group_by_day: bool = False
 
 
 class ContextBlock(Record):

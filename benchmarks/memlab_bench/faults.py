@@ -47,22 +47,18 @@ TENANT_THREAD = "main"
 
 
 def _recipes() -> list:
-    from memory_lab.config import (
-        MessageCountTrigger,
-        Recipe,
-        TimeTrigger,
-        TokenCountTrigger,
-    )
+    from memory_lab.recipes import recipe
 
     # Small triggers, so a 40-turn conversation compresses many times.
-    a = MessageCountTrigger(max_messages=8, keep_last=3)
-    b = TokenCountTrigger(high_water=220, low_water=90)
-    c = TimeTrigger(idle_gap_minutes=180)
+    a = "a_max_messages=8,a_keep_last=3"
+    b = "b_high_water=220,b_low_water=90"
+    c = "c_idle_gap_minutes=180"
+    small = "episode_max_messages=4"
     return [
-        Recipe(name="A", a=a, episode_max_messages=4),
-        Recipe(name="B", b=b, episode_max_messages=4),
-        Recipe(name="C", c=c, episode_max_messages=4),
-        Recipe(name="A+B+C", a=a, b=b, c=c, episode_max_messages=4),
+        recipe(f"A({a},{small})"),
+        recipe(f"B({b},{small})"),
+        recipe(f"C({c},{small})"),
+        recipe(f"A+B+C({a},{b},{c},{small})"),
     ]
 
 

@@ -27,7 +27,10 @@ from memlab_evals.scorers import (
     extraction,
     hallucination,
     source_of,
+    trigger_effects,
 )
+from memlab_evals.trigger_columns import COLUMNS as TRIGGER_COLUMNS
+from memlab_evals.trigger_columns import trigger_columns
 
 SEED = 20240607
 RESAMPLES = 1000
@@ -47,6 +50,7 @@ COLUMNS = [
     "category",
     "n",
     "evidence_recall",
+    trigger_effects.SUMMARY_ONLY,
     "answer_recall",
     "fact_recall",
     "answer_f1",
@@ -75,6 +79,8 @@ COLUMNS = [
     "llm_completion_tokens",
     "llm_cache_hits",
     "extraction_rejected_rate",
+    *trigger_effects.TIER_COLUMNS.values(),
+    *TRIGGER_COLUMNS,
     "status",
     "errors",
     "marked_probes",
@@ -107,6 +113,7 @@ def probe_scores(log: RunLog) -> pd.DataFrame:
             "marked": float(probe.error is not None),
         }
         row.update({s.name: s.score(case) for s in PROBE_SCORERS})
+        row.update(trigger_effects.tier_shares(case))
         answer = probe.model_answer
         row["answer_failed"] = (
             math.nan if answer is None else float(answer.status != "ok")
@@ -175,6 +182,8 @@ def _probe_row(group: pd.DataFrame) -> dict[str, float]:
     row["answer_failures"] = float(failed.sum()) if len(failed) else math.nan
     row["marked_probes"] = int(group["marked"].sum())
     row["context_tokens_mean"] = _mean(group["context_tokens"])
+    for column in trigger_effects.TIER_COLUMNS.values():
+        row[column] = _mean(group[column])
     row["retrieve_ms_p50"] = _quantile(group["retrieve_ms"], 50)
     row["retrieve_ms_p95"] = _quantile(group["retrieve_ms"], 95)
     for metric in CI_METRICS:
@@ -194,6 +203,7 @@ def _conversation_row(log: RunLog, system: str, convs: pd.DataFrame) -> dict:
     row["ingest_ms_p50"] = _quantile(ingest, 50)
     row["ingest_ms_p95"] = _quantile(ingest, 95)
     row.update(llm_totals(log, system))
+    row.update(trigger_columns(log, system))
     row.update(run_health(log, system))
     return row
 

@@ -19,9 +19,10 @@ from memlab_evals.executors import EXECUTORS, make_executor
 from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_eval
-from memlab_evals.systems import BASELINES, split_systems
+from memlab_evals.systems import BASELINES, is_baseline, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.locations import StoreSpec
+from memory_lab.triggers import load_plugins
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -116,6 +117,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         models=getattr(args, "models", None),
         stores=getattr(args, "stores", None),
         extractor=args.extractor,
+        plugins=getattr(args, "plugins", ()),
     )
     return publish(log, args.out, gate=args.gate)
 
@@ -134,6 +136,7 @@ def evaluate(
     models: RunModels | None = None,
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
+    plugins: tuple[str, ...] | list[str] = (),
 ) -> RunLog:
     """Load the dataset a spec names, run the systems over it, then the models.
 
@@ -141,7 +144,8 @@ def evaluate(
     nothing. With `models`, memory recipes use its brain, and its plan answers
     and judges every probe (see `memlab_evals.model_pass`). With `stores`, memory
     recipes keep their memory on those servers. `executor` and `ray_address`
-    choose where units run (see `memlab_evals.executors`).
+    choose where units run (see `memlab_evals.executors`). `plugins` are modules
+    that register triggers, imported here and by every worker process.
 
     Raises:
         ValueError: for an unknown system, a bad budget, or a Ray address
@@ -151,6 +155,7 @@ def evaluate(
     """
     from memlab_datasets import load_dataset
 
+    load_plugins(plugins)
     split_systems(systems)
     if budget < 1:
         raise ValueError(f"--budget must be a positive number of tokens, got {budget}")
@@ -173,6 +178,7 @@ def evaluate(
         llm=models.llm,
         stores=stores,
         extractor=extractor,
+        plugins=plugins,
     )
     return run_models(log, models, started=started, progress=progress)
 
@@ -190,6 +196,13 @@ def run_models(
         extractor=models.extractor,
         prompts=prompt_versions() if models.brain is not None else {},
         seconds=time.perf_counter() - started,
+    )
+    # The price prices the brain's reading too, with no answer model at all.
+    info = info.model_copy(
+        update={
+            "price_per_1k_prompt": models.plan.price_per_1k_prompt,
+            "price_per_1k_completion": models.plan.price_per_1k_completion,
+        }
     )
     log = log.model_copy(update={"llm": info})
     if not models.plan.calls_models:
@@ -336,12 +349,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --- the main job --------------------------------------------------------------------
 
 
+def main_systems(added: list[str]) -> str:
+    """The main job's systems; each trigger a plug-in added runs as a recipe too."""
+    names = split_systems(MAIN_SYSTEMS)
+    recipes = [n for n in names if not is_baseline(n)]
+    rest = [n for n in names if is_baseline(n)]
+    return ",".join(recipes + [a for a in added if a not in recipes] + rest)
+
+
 def main_job(
     *,
     locomo: Path | None = None,
     models: RunModels | None = None,
     runs: Path = Path("runs"),
     extractor: Extractor = DEFAULT_EXTRACTOR,
+    plugins: tuple[str, ...] = (),
 ) -> int:
     """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
@@ -351,7 +373,8 @@ def main_job(
     goes to RUNS/main-<dataset>-<budget>/, and the goal across them (best recipe
     against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
     `models`, recipes use its brain; `extractor="rules"` is the ablation of the
-    offline brain's fact reading.
+    offline brain's fact reading. Triggers the `plugins` register run beside A, B
+    and C.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     datasets = [("synthetic", MAIN_SYNTHETIC)]
@@ -371,12 +394,13 @@ def main_job(
             started = time.perf_counter()
             log = evaluate(
                 spec,
-                MAIN_SYSTEMS,
+                main_systems(load_plugins(plugins)),
                 budget,
                 workers=default_workers(),
                 progress=sys.stderr.isatty(),
                 models=models,
                 extractor=extractor,
+                plugins=plugins,
             )
             name = f"main-{label}-{budget}"
             probes = probe_scores(log)

@@ -42,6 +42,35 @@ class EpisodeStat(Model):
     original_tokens: int
     summary_tokens: int
     original_message_count: int
+    coherence: float | None = Field(
+        default=None,
+        description="Mean cosine of its turns' embeddings to their centroid (one "
+        "topic scores high); None for a one-turn episode.",
+    )
+
+
+class TriggerTrace(Model):
+    """What a recipe's triggers did over one conversation, and what it cost."""
+
+    wait_turns: list[int] = Field(
+        default_factory=list,
+        description="Per compressed turn: turns ingested after it, itself "
+        "included, until a trigger chose it for compression.",
+    )
+    wait_minutes: list[float] = Field(
+        default_factory=list,
+        description="Per compressed turn: minutes from it to that decision.",
+    )
+    prefix_changes: int = Field(
+        default=0,
+        description="Turns after which the context's question-independent part "
+        "(the running summary and the core facts) differed from before the turn.",
+    )
+    brain_reads: dict[str, int] = Field(
+        default_factory=dict,
+        description="Tokens memory work gave the brain to read, and calls, by kind "
+        "(summarize, condense, extract), whatever the brain.",
+    )
 
 
 class ProbeRecord(Model):
@@ -73,6 +102,16 @@ class ProbeRecord(Model):
     )
     retrieve_ms: float
     context_items: list[str] = Field(default_factory=list)
+    context_tiers: dict[str, str] = Field(
+        default_factory=dict,
+        description="The context's text by the tier that put it there (window, "
+        "summary, episodes, excerpts, facts); memory recipes only.",
+    )
+    summary_only_context: str | None = Field(
+        default=None,
+        description="The context built without verbatim excerpts: what the "
+        "summaries, window and facts alone hold; memory recipes only.",
+    )
     asked_at: str | None = Field(
         default=None, description="ISO time of the turn the probe follows."
     )
@@ -119,6 +158,9 @@ class ConversationRun(Model):
     )
     turn_speakers: dict[str, str] = Field(default_factory=dict)
     episodes: list[EpisodeStat] = Field(default_factory=list)
+    trigger: TriggerTrace | None = Field(
+        default=None, description="Memory recipes only: what the triggers did."
+    )
     status: str = Field(
         default="ok",
         description="'ok', 'errors', 'failed' (gave up part-way) or 'skipped: "
@@ -161,6 +203,14 @@ class RunConfig(Model):
         default="none", description="LoCoMo answer-key corrections: 'none' or 'audit'."
     )
     judge: str | None = None
+    triggers: dict[str, dict[str, str]] = Field(
+        default_factory=dict,
+        description="Each trigger the recipes use: its module, one-line summary "
+        "and a digest of its source.",
+    )
+    plugins: list[str] = Field(
+        default_factory=list, description="Modules loaded with --plugin."
+    )
 
 
 class RunLog(Model):

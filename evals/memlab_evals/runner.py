@@ -10,6 +10,8 @@ the same whatever the executor and the worker count.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import os
 import subprocess
 import tempfile
@@ -25,9 +27,17 @@ from pathlib import Path
 from memlab_datasets.types import Conversation, Dataset
 
 from memlab_evals.executors import Executor, make_executor
-from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog
+from memlab_evals.log import (
+    ConversationRun,
+    ProbeRecord,
+    RunConfig,
+    RunLog,
+    TriggerTrace,
+)
 from memlab_evals.system_types import RunHealth
 from memlab_evals.systems import (
+    is_baseline,
+    is_peer,
     make_system,
     memory_settings,
     split_systems,
@@ -35,9 +45,11 @@ from memlab_evals.systems import (
 )
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
 from memory_lab.llm.response_cache import default_cache_path
+from memory_lab.recipes import recipe
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
+from memory_lab.triggers import get_trigger, load_plugins
 
 TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers", "executor"}
 """Fields that say when and how a run was made, not what it found."""
@@ -57,6 +69,8 @@ class Unit:
     """Servers for the memory recipes, with this unit's own namespace."""
     extractor: Extractor = DEFAULT_EXTRACTOR
     """How the offline brain reads facts (`rules` for the ablation)."""
+    plugins: tuple[str, ...] = ()
+    """Modules that register triggers, imported first (worker processes too)."""
 
     @property
     def label(self) -> str:
@@ -70,6 +84,7 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
     The stores live in a temporary folder of their own (real SQLite and Chroma),
     deleted afterwards, so units never see each other's memory.
     """
+    load_plugins(unit.plugins)
     conv = unit.conversation
     if not conv.turns:
         return _conversation_run(unit, [], None), []
@@ -118,6 +133,8 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                     t0 = time.perf_counter()
                     ctx = system.context(probe.question)
                     retrieve_ms = (time.perf_counter() - t0) * 1000
+                    # Not timed: a second assembly a responder would never ask for.
+                    summary_only = _summary_only(system, probe.question)
                     records.append(
                         ProbeRecord(
                             system=unit.system,
@@ -138,6 +155,8 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                             stored_tokens=system.stored_tokens(),
                             retrieve_ms=retrieve_ms,
                             context_items=list(ctx.items),
+                            context_tiers=dict(ctx.tiers or {}),
+                            summary_only_context=summary_only,
                             asked_at=turn.timestamp.isoformat(),
                             error=ctx.error,
                         )
@@ -151,6 +170,18 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
 def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
     """Text of each evidence turn that exists; LoCoMo has a few dangling ids."""
     return [conv.turn(t).content for t in evidence if t in conv.positions]
+
+
+def _summary_only(system, question: str) -> str | None:
+    """The context without excerpts, for systems that can build one."""
+    build = getattr(system, "summary_only_context", None)
+    return build(question) if callable(build) else None
+
+
+def _trace(system) -> TriggerTrace | None:
+    """What a memory recipe's triggers did; None for the other systems."""
+    trace = getattr(system, "trigger_trace", None)
+    return trace() if callable(trace) else None
 
 
 def _health(system) -> RunHealth:
@@ -179,6 +210,7 @@ def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> Conversatio
         turn_texts={m.id: m.content for m in conv.turns},
         turn_speakers={m.id: m.who for m in conv.turns},
         episodes=system.episode_stats() if system is not None else [],
+        trigger=_trace(system) if system is not None else None,
         status=health.status,
         errors=dict(health.errors),
         events=list(health.events),
@@ -198,6 +230,7 @@ def run_eval(
     llm: LLMSettings | None = None,
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
+    plugins: Sequence[str] = (),
 ) -> RunLog:
     """Every system over every conversation, as one versioned log.
 
@@ -215,6 +248,9 @@ def run_eval(
         stores: Servers for the memory recipes' stores; each unit keeps to a
             namespace of its own under this run's, so none sees another's memory.
         extractor: How the offline brain reads facts: `parse` or `rules`.
+        plugins: Modules that register triggers; worker processes import them
+            before their first unit (a trigger defined in a notebook cell runs
+            with one worker, in this process).
 
     Raises:
         ValueError: for an unknown system, a budget below 1, workers below 1
@@ -226,8 +262,12 @@ def run_eval(
         raise ValueError(f"budget must be a positive number of tokens, got {budget}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    plugins = tuple(plugins)
+    load_plugins(plugins)
     if isinstance(executor, str):
         executor = make_executor(executor, workers=workers)
+    triggers = triggers_used(names)
+    _check_reachable(triggers, executor, workers)
     llm = pin_cache_path(llm)
     config = RunConfig(
         dataset=dataset_spec or dataset.name,
@@ -242,6 +282,8 @@ def run_eval(
         started_at=datetime.now(UTC).isoformat(),
         memory_lab_version=_version(),
         corrections=corrections,
+        triggers=triggers,
+        plugins=list(plugins),
     )
     run_space = f"eval-{uuid.uuid4().hex[:10]}"
     units = [
@@ -254,6 +296,7 @@ def run_eval(
             llm,
             _unit_stores(stores, run_space, ci, si),
             extractor,
+            plugins,
         )
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)
@@ -268,6 +311,62 @@ def run_eval(
     return RunLog(
         config=config, scorers=_scorer_versions(), conversations=runs, probes=probes
     )
+
+
+def triggers_used(names: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Each trigger the run's recipes use: where it is defined and a digest of it.
+
+    A trigger's code changes its results as much as its parameters do, so the
+    log names its module and a digest of its source (its decision, its cut and
+    its parameter model).
+    """
+    used: dict[str, dict[str, str]] = {}
+    for name in names:
+        if is_baseline(name) or is_peer(name):
+            continue
+        for use in recipe(name).triggers:
+            trigger = get_trigger(use.name)
+            if trigger is None or use.name in used:
+                continue
+            used[use.name] = {
+                "module": trigger.module,
+                "summary": trigger.summary,
+                "source_sha1": _source_digest(
+                    trigger.decide, trigger.splits, trigger.params
+                ),
+            }
+    return used
+
+
+def _source_digest(*parts: object) -> str:
+    digest = hashlib.sha1()
+    for part in parts:
+        if part is None:
+            continue
+        try:
+            digest.update(inspect.getsource(part).encode())
+        except (OSError, TypeError):  # defined where no source file exists
+            digest.update(repr(part).encode())
+    return digest.hexdigest()[:16]
+
+
+def _check_reachable(
+    triggers: dict[str, dict[str, str]], executor: Executor, workers: int
+) -> None:
+    """Fail before any unit runs when a worker process could not find a trigger.
+
+    Raises:
+        ValueError: naming the trigger defined in ``__main__`` (a notebook cell
+            or a script) while units run in other processes.
+    """
+    in_process = executor.name == "local" and workers == 1
+    stranded = [n for n, t in triggers.items() if t["module"] == "__main__"]
+    if stranded and not in_process:
+        raise ValueError(
+            f"trigger {stranded[0]!r} is defined in __main__ (a notebook cell or a "
+            "script), which worker processes cannot import: run with workers=1, "
+            "or move it to a module and pass it as a plugin"
+        )
 
 
 def _unit_stores(

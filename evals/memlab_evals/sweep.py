@@ -32,20 +32,28 @@ from memlab_evals.systems import is_baseline, make_system
 from memory_lab.recipes import recipe
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
+from memory_lab.triggers import all_triggers
 
 Grid = Mapping[str, Sequence[str]] | Sequence[str]
 """Recipe variants: either system names, or recipe -> parameter strings."""
 
-PARAM_COLUMNS: tuple[str, ...] = (
-    "a_max_messages",
-    "a_keep_last",
-    "b_high_water",
-    "b_low_water",
-    "c_granularity",
-    "c_idle_gap_minutes",
-    "episode_max_messages",
-)
-"""A recipe's effective trigger parameters, one column each (empty when absent)."""
+RECIPE_FIELDS: tuple[str, ...] = ("episode_max_messages",)
+"""Recipe-level parameters, beside every trigger's own."""
+
+
+def param_columns() -> tuple[str, ...]:
+    """A column per parameter of every registered trigger (``a_max_messages``...).
+
+    Read from the trigger registry, so a trigger registered in a notebook or by a
+    plug-in gets its columns in the sweep table with nothing else to edit.
+    """
+    columns = [
+        f"{trigger.prefix}{field}"
+        for trigger in all_triggers()
+        for field in trigger.params.model_fields
+    ]
+    return (*columns, *RECIPE_FIELDS)
+
 
 TIMING_COLUMNS: tuple[str, ...] = (
     "ingest_ms_p50",
@@ -88,19 +96,16 @@ def recipe_columns(name: str) -> dict[str, object]:
     Effective values (defaults included) rather than only the overrides, so a
     variant written ``A`` and one written ``A(a_max_messages=20)`` line up.
     """
-    row: dict[str, object] = {column: None for column in PARAM_COLUMNS}
+    row: dict[str, object] = dict.fromkeys(param_columns())
     if is_baseline(name):
         row.update(kind="baseline", recipe=name)
         return row
     rec = recipe(name)
     row.update(kind="recipe", recipe=rec.name)
-    data = rec.model_dump(mode="json")
-    for column in PARAM_COLUMNS:
-        part, _, field = column.partition("_")
-        if column in data:
-            row[column] = data[column]
-        elif isinstance(data.get(part), dict):
-            row[column] = data[part].get(field)
+    for use in rec.triggers:
+        prefix = use.name.lower() + "_"
+        row.update({prefix + field: value for field, value in use.params.items()})
+    row.update({field: getattr(rec, field) for field in RECIPE_FIELDS})
     return row
 
 
@@ -133,7 +138,7 @@ def sweep(
 
     Returns:
         The `summarize` columns plus ``kind`` (recipe or baseline), ``recipe`` and
-        the `PARAM_COLUMNS`, systems in grid order then baselines.
+        the `param_columns()`, systems in grid order then baselines.
 
     Raises:
         ValueError: for an unknown system, a repeated one or a bad parameter.

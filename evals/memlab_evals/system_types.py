@@ -20,6 +20,8 @@ class Context(NamedTuple):
     items: list[str]
     error: str | None = None
     """Why this context may be incomplete (a peer's failed search or ingest)."""
+    tiers: dict[str, str] | None = None
+    """The text by the memory tier that put it there (memory recipes only)."""
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,9 @@ from memlab_evals.baselines import (
     NoMemory,
     RecentWindow,
 )
-from memlab_evals.log import EpisodeStat, StoredFact
+from memlab_evals.log import EpisodeStat, StoredFact, TriggerTrace
 from memlab_evals.system_types import BuildCost, Context
+from memlab_evals.trigger_meter import TriggerMeter, episode_coherence
 from memory_lab.clock import ManualClock
 from memory_lab.config import (
     DEFAULT_EXTRACTOR,
@@ -40,9 +41,11 @@ from memory_lab.config import (
     MemoryConfig,
     Recipe,
 )
+from memory_lab.context.tiers import context_tiers
 from memory_lab.recipes import recipe, recipe_parts, split_spec, split_specs
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter, default_counter
+from memory_lab.triggers import trigger_names
 from memory_lab.types import Message
 
 BASELINES: tuple[str, ...] = (
@@ -129,11 +132,14 @@ class MemorySystem:
             data_dir, config=config, clock=ManualClock(start), stores=stores
         )
         self._compressions = 0
+        self._meter = TriggerMeter(self.engine, tenant)
 
     def ingest(self, msg: Message) -> None:
         """Feed one turn through the graph (triggers, compression, extraction)."""
-        if self.engine.ingest(self.tenant, [msg]).compressed:
+        step = self.engine.ingest(self.tenant, [msg])
+        if step.compressed:
             self._compressions += 1
+        self._meter.after_turn(msg, step.decision)
 
     def settle(self) -> None:
         """Wait for the background worker to finish the jobs owed so far."""
@@ -148,7 +154,19 @@ class MemorySystem:
         self.engine.flush()
         bundle = self.engine.assemble(self.tenant, question)
         items = [item for block in bundle.blocks for item in block.items]
-        return Context(bundle.text, bundle.total_tokens, items)
+        return Context(
+            bundle.text, bundle.total_tokens, items, tiers=context_tiers(bundle)
+        )
+
+    def summary_only_context(self, question: str) -> str:
+        """The context without verbatim excerpts: what compression itself kept."""
+        self.engine.flush()
+        return self.engine.assemble(self.tenant, question, excerpts=False).text
+
+    def trigger_trace(self) -> TriggerTrace:
+        """What the triggers did over the conversation so far."""
+        self.engine.flush()
+        return self._meter.trace()
 
     def stored_tokens(self) -> int:
         """Window turns, running summary, episode summaries and active facts."""
@@ -190,12 +208,14 @@ class MemorySystem:
         episodes = sorted(
             self.engine.episodes.get(self.tenant), key=lambda e: (e.first_seq, e.id)
         )
+        coherence = episode_coherence(self.engine, self.tenant, episodes)
         return [
             EpisodeStat(
                 id=ep.id,
                 original_tokens=ep.original_tokens,
                 summary_tokens=ep.summary_tokens,
                 original_message_count=ep.original_message_count,
+                coherence=coherence.get(ep.id),
             )
             for ep in episodes
         ]
@@ -278,7 +298,7 @@ def check_system(name: str) -> None:
     """
     if is_baseline(name) or is_peer(name):
         return
-    known = ", ".join(("A", "B", "C", "A+B", "...", *BASELINES, *PEERS))
+    known = ", ".join((*trigger_names(), "A+B", "...", *BASELINES, *PEERS))
     try:
         base, _ = split_spec(name)
     except ValueError:

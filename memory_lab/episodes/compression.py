@@ -17,15 +17,15 @@ from typing import Any
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
 from memory_lab.tokens import TokenCounter
+from memory_lab.triggers.running import splits_between
 from memory_lab.types import Episode, EpisodeDraft, Message
-from memory_lab.window.triggers import period_of
 
 
 def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message]]:
     """Cut a span into episode-sized chunks.
 
-    Cuts fall at session changes, at day (or week) boundaries when the recipe has
-    trigger C, and every `episode_max_messages`.
+    Cuts fall at session changes, wherever one of the recipe's triggers cuts (C at
+    day or week boundaries), and every `episode_max_messages`.
     """
     chunks: list[list[Message]] = []
     current: list[Message] = []
@@ -33,9 +33,7 @@ def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message
         if current:
             prev = current[-1]
             new_session = m.session != prev.session
-            new_period = recipe.c is not None and period_of(
-                m.timestamp, recipe.c
-            ) != period_of(prev.timestamp, recipe.c)
+            new_period = splits_between(recipe, prev, m)
             full = len(current) >= recipe.episode_max_messages
             if new_session or new_period or full:
                 chunks.append(current)

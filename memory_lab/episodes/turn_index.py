@@ -101,8 +101,14 @@ class TurnIndex(ExcerptIndex):
                 self._matrix[tenant] = have
             return have[: len(turns)]
 
-    def _extra_vectors(self, turns: Sequence[Message]) -> np.ndarray:
-        """Window turns are embedded once and kept until they are compressed."""
+    def window_vectors(self, turns: Sequence[Message]) -> np.ndarray:
+        """Window turns' vectors: embedded once, kept until they are compressed.
+
+        A trigger that reads meaning (D) asks for these, so the turns it embeds
+        to decide are not embedded again when they are indexed or searched.
+        """
+        if not turns:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
         with self._vec_lock:
             missing = [m for m in turns if m.id not in self._window_vectors]
             if missing:
@@ -202,7 +208,7 @@ class TurnIndex(ExcerptIndex):
         query_vec = self.embedder.embed([query])[0]
         parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if indexed else []
         if n > len(indexed):
-            parts.append(self._extra_vectors(pool[len(indexed) :]) @ query_vec)
+            parts.append(self.window_vectors(pool[len(indexed) :]) @ query_vec)
         if facts:
             parts.append(self._facts_matrix(texts) @ query_vec)
         cosines = np.round(np.concatenate(parts), 6)

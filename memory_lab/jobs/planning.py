@@ -19,8 +19,8 @@ from memory_lab.config import MemoryConfig
 from memory_lab.events import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import JobKind, ThreadMarks
+from memory_lab.triggers.running import decide
 from memory_lab.types import MemoryEvent, Message, TriggerDecision
-from memory_lab.window.triggers import decide
 
 if TYPE_CHECKING:
     from memory_lab.graph.deps import Deps
@@ -56,7 +56,13 @@ def plan_memory_work(
             tenant, thread, first_seq=marks.planned_upto + 1
         )
         new = [m for m in unplanned if m.seq > marks.decided_upto]
-        decision = decide(unplanned, now, deps.config.recipe, deps.counter)
+        decision = decide(
+            unplanned,
+            now,
+            deps.config.recipe,
+            deps.counter,
+            embed=deps.excerpts.window_vectors,
+        )
         jobs: list[tuple[JobKind, int, int, str]] = []
         events: list[MemoryEvent] = []
         planned_upto = marks.planned_upto

@@ -1,5 +1,5 @@
-"""The session window: the last turns verbatim, and when to compress the rest.
+"""The session window: the last turns verbatim, and the running summary of the rest.
 
-`triggers` decides (A message count, B token count, C time/day, any-of
-combinations); the running summary of what left the window lives in `summary`.
+When to compress is decided by the triggers (`memory_lab.triggers`); the running
+summary of what left the window lives in `summary`.
 """

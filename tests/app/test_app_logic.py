@@ -90,7 +90,7 @@ def _texts(elements) -> list[str]:
 def test_first_run_shows_the_defaults_and_empty_tiers(data: Path) -> None:
     at = _app()
     assert at.text_input(key="tenant").value == "demo"
-    assert at.selectbox(key="recipe").value == "A+C"
+    assert at.multiselect(key="recipe").value == ["A", "C"]
     assert at.radio(key="brain").value.startswith("Rule-based")
     assert _metric(at, "Turns in window") == 0
     assert _metric(at, "Episodes") == 0
@@ -188,7 +188,7 @@ def test_an_unreachable_llm_server_falls_back_visibly(data: Path) -> None:
 
 def test_an_invalid_recipe_parameter_is_named(data: Path) -> None:
     at = _app()
-    at.number_input(key="p_a_keep").set_value(30).run()
+    at.number_input(key="p_a_keep_last").set_value(30).run()
     assert any("keep_last must be below max_messages" in e for e in _texts(at.error))
 
 
@@ -351,7 +351,7 @@ def test_settings_carry_recipe_parameters_into_the_config() -> None:
         recipe_spec="A+B", params=(("a_max_messages", 6), ("a_keep_last", 2))
     ).config()
     assert config.recipe.name == "A+B"
-    assert config.recipe.a.max_messages == 6
+    assert config.recipe.params_of("A").max_messages == 6
     assert config.limits.max_message_chars == APP_MAX_MESSAGE_CHARS
 
 

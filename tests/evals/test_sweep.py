@@ -10,12 +10,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from memlab_datasets import load_dataset
 from memlab_evals.sweep import (
-    PARAM_COLUMNS,
     conclusion,
     frontier,
     grid_systems,
     growth,
     head,
+    param_columns,
     pooled,
     recipe_columns,
     sweep,
@@ -74,7 +74,7 @@ def test_recipe_columns_hold_effective_parameters() -> None:
     assert cols["b_high_water"] is None
     base = recipe_columns("rag-bm25")
     assert base["kind"] == "baseline"
-    assert all(base[c] is None for c in PARAM_COLUMNS)
+    assert all(base[c] is None for c in param_columns())
 
 
 def test_sweep_has_one_row_per_system_in_grid_then_baseline_order(swept) -> None:

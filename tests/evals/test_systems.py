@@ -214,14 +214,15 @@ def test_systems_list_keeps_commas_inside_parameters():
 
 def test_recipe_parameters_are_applied_and_logged():
     rec = recipe("A+B(a_max_messages=30, b_high_water=900)")
-    assert rec.a.max_messages == 30
-    assert rec.b.high_water == 900
-    assert system_params("A(a_max_messages=30)")["a"]["max_messages"] == 30
+    assert rec.params_of("A").max_messages == 30
+    assert rec.params_of("B").high_water == 900
+    logged = system_params("A(a_max_messages=30)")["triggers"][0]
+    assert logged == {"name": "A", "params": {"max_messages": 30, "keep_last": 10}}
     assert system_params("window") == {}
 
 
 @pytest.mark.parametrize(
-    "spec", ["A,bm25", "A,D", "A(a_bogus=1)", "A(a_max_messages=30", "A,A", ""]
+    "spec", ["A,bm25", "A,Z", "A(a_bogus=1)", "A(a_max_messages=30", "A,A", ""]
 )
 def test_bad_systems_are_refused_with_a_reason(spec):
     with pytest.raises(ValueError) as err:

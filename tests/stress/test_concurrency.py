@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.config import MessageCountTrigger, Recipe
 from memory_lab.jobs.planning import one_instant
+from memory_lab.recipes import recipe
 from memory_lab.stores import SqliteFactStore
 from memory_lab.types import FactCandidate, Message
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 # A small trigger so a few dozen turns compress several times.
 CONFIG = MemoryConfig(
-    recipe=Recipe(name="A", a=MessageCountTrigger(max_messages=6, keep_last=2))
+    recipe=recipe("A(a_max_messages=6,a_keep_last=2)")
 )
 
 

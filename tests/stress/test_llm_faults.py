@@ -11,13 +11,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.config import (
-    LLMSettings,
-    MessageCountTrigger,
-    Recipe,
-    WindowConfig,
-)
+from memory_lab.config import LLMSettings, WindowConfig
 from memory_lab.llm.local_server import free_port
+from memory_lab.recipes import recipe
 from memory_lab.types import Message
 from tests.integration.openai_server import (
     HTTP_500,
@@ -62,7 +58,7 @@ def _engine(base_url: str, *, summary_budget: int = 300, **llm: object) -> Memor
         **llm,
     }
     config = MemoryConfig(
-        recipe=Recipe(name="A", a=MessageCountTrigger(max_messages=4, keep_last=1)),
+        recipe=recipe("A(a_max_messages=4,a_keep_last=1)"),
         window=WindowConfig(summary_budget_tokens=summary_budget),
         llm=LLMSettings.model_validate(settings),
     )

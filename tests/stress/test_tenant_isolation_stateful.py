@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.config import MessageCountTrigger, Recipe
+from memory_lab.recipes import recipe
 from memory_lab.types import FactCandidate, Message
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 TENANTS = ("alpha", "beta", "gamma")
 CONFIG = MemoryConfig(
-    recipe=Recipe(name="A", a=MessageCountTrigger(max_messages=4, keep_last=1))
+    recipe=recipe("A(a_max_messages=4,a_keep_last=1)")
 )
 WORDS = st.sampled_from(["tea", "oslo", "project", "budget", "nurse", "jazz", "k3"])
 

@@ -6,16 +6,16 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.brains.rule_based import RuleBasedBrain
-from memory_lab.config import MessageCountTrigger, Recipe
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import MAX_ATTEMPTS, JobLedger
 from memory_lab.jobs.planning import one_instant
+from memory_lab.recipes import recipe
 from memory_lab.stores import SqliteTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from tests.helpers import T0, msg
 
 CONFIG = MemoryConfig(
-    recipe=Recipe(name="A", a=MessageCountTrigger(max_messages=4, keep_last=1))
+    recipe=recipe("A(a_max_messages=4,a_keep_last=1)")
 )
 
 

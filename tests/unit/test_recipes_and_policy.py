@@ -47,8 +47,8 @@ def test_spec_lists_keep_commas_inside_parentheses():
 
 def test_recipe_specs_apply_their_parameters_and_the_default_is_a():
     rec = recipe("b+a(a_max_messages=30)")
-    assert rec.name == "A+B" and rec.a.max_messages == 30
-    assert recipe("C:c_idle_gap_minutes=60").c.idle_gap_minutes == 60
+    assert rec.name == "A+B" and rec.params_of("A").max_messages == 30
+    assert recipe("C:c_idle_gap_minutes=60").params_of("C").idle_gap_minutes == 60
     assert MemoryConfig().recipe == recipe("A")
 
 

@@ -20,8 +20,10 @@ from memlab_evals.scorers import (
     hallucination,
     judged,
     stale_answer,
+    trigger_effects,
 )
 from memlab_evals.scorers.base import ProbeCase, Scorer, source_of
+from memlab_evals.trigger_columns import DIRECTIONS as TRIGGER_DIRECTIONS
 
 SCORERS: tuple[Scorer, ...] = (
     Scorer(
@@ -72,6 +74,13 @@ SCORERS: tuple[Scorer, ...] = (
         "probe",
         answer_overlap.score_abstention,
     ),
+    Scorer(
+        trigger_effects.SUMMARY_ONLY,
+        trigger_effects.VERSION,
+        True,
+        "probe",
+        trigger_effects.summary_only,
+    ),
     Scorer(judged.ANSWER, judged.VERSION, True, "probe", judged.score_answer),
     Scorer(judged.CONTEXT, judged.VERSION, True, "probe", judged.score_context),
     Scorer(
@@ -121,6 +130,7 @@ COST_DIRECTIONS: dict[str, str] = {
 DIRECTIONS: dict[str, str] = {
     **{s.name: "higher" if s.higher_is_better else "lower" for s in SCORERS},
     **COST_DIRECTIONS,
+    **TRIGGER_DIRECTIONS,
 }
 """Metric column -> 'higher' or 'lower' is better."""
 
