@@ -21,89 +21,91 @@ from app_ui.settings import (
     llm_defaults,
     validate_tenant,
 )
+from app_ui.trigger_widgets import (
+    WidgetSpec,
+    recipe_spec,
+    trigger_label,
+    trigger_specs,
+)
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
-from memory_lab.recipes import RECIPES, recipe
+from memory_lab.triggers import all_triggers
 
 RULES, LLM = "Rule-based (offline)", "OpenAI-compatible server"
+DEFAULT_TRIGGERS = tuple(AppSettings().recipe_spec.split("+"))
 
 
-def _recipe_params(spec: str) -> tuple[tuple[str, object], ...]:
-    """Number inputs for the chosen recipe's triggers, defaulting to the recipe."""
-    base = recipe(spec)
+def _choose_recipe() -> tuple[str, tuple[tuple[str, object], ...]]:
+    """The recipe spec and its parameters, from controls built off the registry.
+
+    Nothing here names a trigger or a parameter, so a trigger registered by a
+    plug-in is offered, with widgets for its parameters, without an edit here.
+    """
+    sb = st.sidebar
+    triggers = {t.name: t for t in all_triggers()}
+    default = [n for n in DEFAULT_TRIGGERS if n in triggers]
+    chosen = sb.multiselect(
+        "Recipe (compression triggers)",
+        list(triggers),
+        default=default,
+        format_func=lambda name: trigger_label(triggers[name]),
+        key="recipe",
+        help="Any chosen trigger firing compresses the oldest turns; each one's "
+        "parameters are in its box below.",
+    )
+    if not chosen:
+        # Like a bad LLM URL: say so and keep the chat working on the default.
+        sb.warning(
+            f"Recipe: pick at least one trigger. Using {recipe_spec(default)} "
+            "until you do."
+        )
+        return recipe_spec(default), ()
     params: list[tuple[str, object]] = []
-    with st.sidebar.expander("Recipe parameters", expanded=False):
-        if base.a:
-            st.caption("A: message count")
-            params.append(
-                (
-                    "a_max_messages",
-                    st.number_input(
-                        "A: compress at messages",
-                        2,
-                        500,
-                        base.a.max_messages,
-                        key="p_a_max",
-                    ),
-                )
-            )
-            params.append(
-                (
-                    "a_keep_last",
-                    st.number_input(
-                        "A: keep last", 0, 499, base.a.keep_last, key="p_a_keep"
-                    ),
-                )
-            )
-        if base.b:
-            st.caption("B: token count")
-            params.append(
-                (
-                    "b_high_water",
-                    st.number_input(
-                        "B: high water (tokens)",
-                        10,
-                        100_000,
-                        base.b.high_water,
-                        key="p_b_high",
-                    ),
-                )
-            )
-            params.append(
-                (
-                    "b_low_water",
-                    st.number_input(
-                        "B: low water (tokens)",
-                        0,
-                        99_999,
-                        base.b.low_water,
-                        key="p_b_low",
-                    ),
-                )
-            )
-        if base.c:
-            st.caption("C: time and idle")
-            params.append(
-                (
-                    "c_granularity",
-                    st.selectbox(
-                        "C: compress each finished", ["day", "week"], key="p_c_gran"
-                    ),
-                )
-            )
-            params.append(
-                (
-                    "c_idle_gap_minutes",
-                    st.number_input(
-                        "C: idle close after (minutes)",
-                        1,
-                        100_000,
-                        base.c.idle_gap_minutes or 180,
-                        key="p_c_idle",
-                    ),
-                )
-            )
-    return tuple(params)
+    for name in sorted(chosen):
+        trigger = triggers[name]
+        with sb.expander(f"{name} parameters", expanded=False):
+            if trigger.summary:
+                st.caption(trigger.summary)
+            for spec in trigger_specs(trigger):
+                if spec.kind == "fixed":
+                    st.caption(f"`{spec.name}` = {spec.default!r} (no widget)")
+                    continue
+                params.append((spec.name, _parameter_widget(spec)))
+    return recipe_spec(chosen), tuple(params)
+
+
+def _parameter_widget(spec: WidgetSpec) -> object:
+    """Draw one parameter's widget; its value, or None when its "off" box is ticked."""
+    off = spec.optional and st.checkbox(
+        f"{spec.label}: off",
+        value=spec.off,
+        key=spec.off_key,
+        help=f"No value (None) for `{spec.name}`.",
+    )
+    common = {"help": spec.help, "key": spec.key, "disabled": off}
+    if spec.kind in ("int", "float"):
+        value = st.number_input(
+            spec.label,
+            min_value=spec.min_value,
+            max_value=spec.max_value,
+            value=spec.default,
+            step=spec.step,
+            format=spec.format,
+            **common,
+        )
+    elif spec.kind == "choice":
+        value = st.selectbox(
+            spec.label,
+            spec.options,
+            index=spec.options.index(spec.default),
+            format_func=str,
+            **common,
+        )
+    elif spec.kind == "bool":
+        value = st.checkbox(spec.label, value=spec.default, **common)
+    else:
+        value = st.text_input(spec.label, value=spec.default, **common)
+    return None if off else value
 
 
 def choose_settings() -> AppSettings | None:
@@ -125,14 +127,7 @@ def choose_settings() -> AppSettings | None:
     except SettingsError as err:
         sb.error(str(err))
         return None
-    spec = sb.selectbox(
-        "Recipe (compression triggers)",
-        RECIPES,
-        index=RECIPES.index("A+C"),
-        key="recipe",
-        help="A: message count, B: token count, C: time/day and idle.",
-    )
-    params = _recipe_params(spec)
+    spec, params = _choose_recipe()
     env_url, env_model = llm_defaults()
     # MEMORY_LAB_LLM_BASE_URL selects the LLM brain here as on the command line.
     kind = sb.radio(

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from typing import Literal
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from memory_lab.triggers.base import Compress, TriggerParams, WindowView
 from memory_lab.triggers.registry import register
@@ -27,6 +27,15 @@ class TimeTrigger(TriggerParams):
         default=180, ge=1, description="Compress everything before this much silence."
     )
     timezone: str = Field(default="UTC", description="Where day boundaries fall.")
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, zone: str) -> str:
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {zone!r}") from None
+        return zone
 
 
 def period_of(when: datetime, p: TimeTrigger) -> date:

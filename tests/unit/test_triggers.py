@@ -92,3 +92,8 @@ def test_decision_is_pure_and_in_range(n, spec, hours):
     assert d1 == d2
     assert 0 <= d1.compress_count <= n
     assert d1.fire == (d1.compress_count > 0)
+
+
+def test_an_unknown_time_zone_is_named_when_the_recipe_is_made():
+    with pytest.raises(ValueError, match="unknown time zone 'Mars/Base'"):
+        recipe("C(timezone='Mars/Base')")
