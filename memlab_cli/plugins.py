@@ -14,7 +14,7 @@ import sys
 
 from memory_lab.triggers import load_plugins
 
-PLUGIN_COMMANDS = ("eval", "replay", "bench", "main")
+PLUGIN_COMMANDS = ("eval", "replay", "bench", "main", "triggers")
 
 
 def add_plugin_flag(parser: argparse.ArgumentParser) -> None:

@@ -100,6 +100,9 @@ class MemoryEngine:
         # Memory work goes through the meter: what it gave the brain to read is
         # the cost a trigger's choices carry (`brain_reads`).
         self.metered = MeteredBrain(self.brain, self.counter)
+        # Day and week summaries read every turn whatever the trigger: their own
+        # meter keeps them apart from the compression a trigger chose.
+        self.metered_periods = MeteredBrain(self.brain, self.counter)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._lock = threading.RLock()
         self.stores = stores or StoreSpec()
@@ -146,7 +149,7 @@ class MemoryEngine:
         self.periods = PeriodSummaries(
             period_store,
             self.transcript,
-            self.metered,
+            self.metered_periods,
             self.counter,
             self.clock,
             self.events,
@@ -319,8 +322,20 @@ class MemoryEngine:
             return build_context(deps, tenant, query, window, marks.summary)
 
     def brain_reads(self) -> dict[str, int]:
-        """Tokens memory work and replies gave the brain to read, by call kind."""
-        return self.metered.read_tokens()
+        """Tokens memory work and replies gave the brain to read, by call kind.
+
+        Day and week summaries are counted apart, as `periods_tokens` and
+        `periods_calls`.
+        """
+        reads = self.metered.read_tokens()
+        periods = self.metered_periods.read_tokens()
+        reads["periods_tokens"] = sum(
+            v for k, v in periods.items() if k.endswith("_tokens")
+        )
+        reads["periods_calls"] = sum(
+            v for k, v in periods.items() if k.endswith("_calls")
+        )
+        return reads
 
     def expand_episode(self, tenant: str, episode_id: str) -> list[Message]:
         """The source turns of an episode, from the transcript."""

@@ -349,6 +349,22 @@ def register(sub: argparse._SubParsersAction) -> None:
 # --- the main job --------------------------------------------------------------------
 
 
+def main_datasets(locomo: Path | None) -> list[tuple[str, str]]:
+    """The main job's datasets: the synthetic set, and LoCoMo when it is found.
+
+    Raises:
+        ValueError: when `locomo` names a file that does not exist.
+    """
+    datasets = [("synthetic", MAIN_SYNTHETIC)]
+    if locomo:
+        if not Path(locomo).exists():
+            raise ValueError(f"MEMORY_LAB_LOCOMO={locomo}: no such file")
+        datasets.append(("locomo", f"locomo:{locomo}"))
+    elif LOCOMO_DEV.exists():
+        datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
+    return datasets
+
+
 def main_systems(added: list[str]) -> str:
     """The main job's systems; each trigger a plug-in added runs as a recipe too."""
     names = split_systems(MAIN_SYSTEMS)
@@ -377,13 +393,7 @@ def main_job(
     and C.
     """
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    datasets = [("synthetic", MAIN_SYNTHETIC)]
-    if locomo:
-        if not Path(locomo).exists():
-            raise ValueError(f"MEMORY_LAB_LOCOMO={locomo}: no such file")
-        datasets.append(("locomo", f"locomo:{locomo}"))
-    elif LOCOMO_DEV.exists():
-        datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
+    datasets = main_datasets(locomo)
     from memlab_evals.aggregate import probe_scores
     from memlab_evals.goal_table import goal_rows
 

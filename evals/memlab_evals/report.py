@@ -23,16 +23,30 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from memlab_evals.aggregate import COLUMNS, probe_scores  # noqa: E402
+from memlab_evals.frontier_plot import plot_frontier  # noqa: E402
 from memlab_evals.goal import against_retrieval  # noqa: E402
 from memlab_evals.log import RunLog  # noqa: E402
 from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer  # noqa: E402
+from memlab_evals.scorers.trigger_effects import TIER_COLUMNS  # noqa: E402
 from memlab_evals.systems import BASELINES as _BASELINE_NAMES  # noqa: E402
 from memlab_evals.systems import RETRIEVAL_BASELINES  # noqa: E402
+from memlab_evals.trigger_columns import COLUMNS as TRIGGER_COLUMNS  # noqa: E402
 
 BASELINES = frozenset(_BASELINE_NAMES)
 UNSCORED = "unscored: no judge configured"
+TRIGGER_TABLE = [
+    "evidence_recall",
+    "summary_only_evidence_recall",
+    *TRIGGER_COLUMNS,
+    *TIER_COLUMNS.values(),
+]
+"""The triggers' own table: what each recipe's triggers did, cost and kept."""
 TABLE_COLUMNS = [
-    c for c in COLUMNS if c not in ("dataset", "category") and "_ci_" not in c
+    c
+    for c in COLUMNS
+    if c not in ("dataset", "category")
+    and "_ci_" not in c
+    and (c not in TRIGGER_TABLE or c == "evidence_recall")
 ]
 CATEGORY_METRICS = ["evidence_recall", "answer_recall", "fact_recall"]
 GLOSSARY = {
@@ -74,6 +88,25 @@ GLOSSARY = {
     "llm_cache_hits": "requests the response cache served instead (nothing sent)",
     "extraction_rejected_rate": "share of facts the LLM brain proposed that the "
     "grounding check refused",
+    "summary_only_evidence_recall": "evidence recall of the context built without "
+    "verbatim excerpts: what the summaries, window and facts alone hold",
+    "compressions_per_1k_turns": "times a trigger fired, per 1,000 turns",
+    "brain_input_tokens_per_1k_turns": "tokens memory work gave the brain to read "
+    "(summaries, condensations, extraction with the facts shown), per 1,000 turns; "
+    "counted for every brain: the bill a model brain would send",
+    "compress_input_tokens_per_1k_turns": "the summarising part of those reads, "
+    "the part a trigger decides",
+    "brain_cost_per_1k_turns": "brain input tokens priced at --price-per-1k-prompt",
+    "wait_turns_p50": "turns a turn stays in the window before a trigger chooses "
+    "it for compression (median over compressed turns; p95 beside it)",
+    "wait_minutes_p50": "minutes from a turn to that decision (median; p95 beside it)",
+    "episode_coherence": "mean cosine of an episode's turns to their centroid "
+    "(MiniLM): one topic per episode scores high",
+    "prefix_changes_per_1k_turns": "turns after which the question-independent "
+    "part of the context (running summary, core facts) changed: each change "
+    "invalidates a provider's prompt cache",
+    "evidence_from_window": "share of the evidence found that the window held "
+    "(likewise _summary, _episodes, _excerpts, _facts; they add up to 1)",
 }
 
 
@@ -500,6 +533,7 @@ def write_report(
         parts.append(
             f"Not on the frontier plot (empty context, no ratio): {', '.join(skipped)}."
         )
+    parts += trigger_section(summary, out_dir)
     parts.append("## Against the issue's targets")
     if source == "locomo":
         parts.append(
@@ -524,6 +558,46 @@ def write_report(
     path = out_dir / "report.md"
     path.write_text("\n\n".join(parts) + "\n", encoding="utf-8")
     return path
+
+
+def trigger_section(summary: pd.DataFrame, out_dir: Path) -> list[str]:
+    """What the recipes' triggers did and cost, and recall against that cost.
+
+    Recall barely tells triggers apart (excerpts keep every compressed turn
+    findable), so the section shows what does differ: how often each fired, what
+    it had summarised, how long turns waited, what the summaries alone hold and
+    where the evidence was found. Empty when the run has no memory recipe.
+    """
+    rows = summary[summary["category"] == "all"]
+    rows = rows[rows["compressions_per_1k_turns"].notna()]
+    if rows.empty:
+        return []
+    table = rows[["system", *TRIGGER_TABLE]].dropna(axis=1, how="all")
+    _plot_trigger_costs(rows, out_dir / "trigger-costs.png")
+    return [
+        "## What the triggers changed",
+        "Per recipe, pooled over conversations (column meanings below).",
+        markdown_table(table),
+        "![evidence recall against what the brain was given to summarise]"
+        "(trigger-costs.png)",
+    ]
+
+
+def _plot_trigger_costs(rows: pd.DataFrame, path: Path) -> None:
+    """Two frontiers: recall, and summary-only recall, against summarising cost."""
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    for ax, quality in zip(
+        axes, ("evidence_recall", "summary_only_evidence_recall"), strict=True
+    ):
+        plot_frontier(
+            rows,
+            quality=quality,
+            cost="compress_input_tokens_per_1k_turns",
+            ax=ax,
+        )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def health_lines(log: RunLog) -> list[str]:

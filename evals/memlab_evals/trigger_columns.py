@@ -41,16 +41,18 @@ DIRECTIONS: dict[str, str] = {
 """Which way is cheaper or better; a trade-off, not a verdict (waiting longer
 costs context, compressing sooner costs brain reads)."""
 
-READ_KINDS = ("summarize_tokens", "condense_tokens", "extract_tokens")
+READ_KINDS = ("summarize_tokens", "condense_tokens", "extract_tokens", "periods_tokens")
 COMPRESS_KINDS = ("summarize_tokens", "condense_tokens")
-"""Extraction reads every turn whatever the trigger; compression is its choice."""
+"""Extraction and day summaries read every turn whatever the trigger; what is
+compressed, and so summarised and condensed, is the trigger's choice."""
 
 
 def trigger_columns(log: RunLog, system: str) -> dict[str, float]:
     """The columns for one system; NaN where it has no triggers.
 
-    Brain reads count summaries, condensations and extraction; the compress
-    column keeps only the first two, the part a trigger decides.
+    Brain reads count episode summaries, condensations, extraction and day
+    summaries; the compress column keeps only the first two, the part a trigger
+    decides.
     """
     runs = [r for r in log.conversations if r.system == system and r.trigger]
     row = dict.fromkeys(COLUMNS, math.nan)

@@ -139,7 +139,7 @@ def all_triggers() -> tuple[Trigger, ...]:
 
 
 def load_plugin(path: str) -> list[str]:
-    """Import a module that registers triggers; the names it added, sorted.
+    """Import a module that registers triggers; the names it added now, sorted.
 
     Raises:
         PluginError: naming the module and why it could not be imported.
@@ -156,11 +156,18 @@ def load_plugin(path: str) -> list[str]:
 
 
 def load_plugins(paths: tuple[str, ...] | list[str]) -> list[str]:
-    """Load each plug-in module in turn; every name they added."""
-    added: list[str] = []
+    """Load each plug-in module in turn; the triggers they define, by name.
+
+    Loading twice is harmless (a module is imported once) and names the same
+    triggers, so callers need not know whether a command loaded them already.
+    """
     for path in paths:
-        added += load_plugin(path)
-    return added
+        load_plugin(path)
+    return [
+        t.name
+        for t in all_triggers()
+        if any(t.module == p or t.module.startswith(p + ".") for p in paths)
+    ]
 
 
 def load_entry_points() -> list[str]:

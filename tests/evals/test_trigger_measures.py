@@ -281,3 +281,45 @@ def test_a_notebook_trigger_cannot_be_sent_to_worker_processes():
 
 def test_a_recipe_spec_with_an_unprefixed_parameter_is_d_with_it():
     assert recipe("D(threshold=0.35)").params_of("D").threshold == 0.35
+
+
+def test_the_triggers_command_writes_one_table_over_datasets_and_budgets(
+    tmp_path: Path,
+):
+    from memlab_cli.main import main
+
+    out = tmp_path / "t"
+    tiny = "synthetic:conversations=1,sessions=2,turns-per-session=10"
+    code = main(
+        [
+            "triggers",
+            "--out",
+            str(out),
+            "--systems",
+            "A,D,A+D,rag-hybrid",
+            "--budgets",
+            "300,600",
+            "--dataset",
+            f"tiny={tiny}",
+            "--workers",
+            "1",
+        ]
+    )
+    assert code == 0
+    table = pd.read_csv(out / "triggers.csv")
+    assert list(table["budget"].unique()) == [300, 600]
+    assert set(table["system"]) == {"A", "D", "A+D", "rag-hybrid"}
+    recipes = table[table["system"] != "rag-hybrid"]
+    assert recipes["compressions_per_1k_turns"].notna().all()
+    assert table[table["system"] == "rag-hybrid"]["wait_turns_p50"].isna().all()
+    assert (out / "triggers.png").stat().st_size > 0
+    assert "## tiny at 300 tokens" in (out / "triggers.md").read_text()
+    assert (out / "triggers-tiny-600" / "report.md").exists()
+
+
+def test_plugin_triggers_join_the_default_comparisons():
+    from memlab_evals.cli import main_systems
+    from memlab_evals.trigger_table import default_systems
+
+    assert default_systems(["E"]).split(",")[:5] == ["A", "B", "C", "D", "E"]
+    assert main_systems(["E"]).split(",")[:4] == ["A", "B", "C", "E"]

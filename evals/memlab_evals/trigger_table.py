@@ -1,0 +1,163 @@
+"""``memory-lab triggers``: every trigger and the usual combinations, side by side.
+
+The main job compares the recipes with the baselines on recall. This command asks
+what the triggers themselves change: it runs each shipped trigger (and each one a
+plug-in registered) alone and combined with D, over the main synthetic set and the
+LoCoMo development split at both budgets, and writes one table of the trigger
+columns (`memlab_evals.trigger_columns`) and one plot of recall against what was
+summarised. `rag-hybrid` runs beside them as the raw-turn reference.
+
+Outputs in OUT: ``triggers.csv`` (one row per dataset, budget and recipe),
+``triggers.md`` and ``triggers.png``, and each run's own folder
+(``triggers-<dataset>-<budget>/``) with run.json, summary.csv and report.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from memlab_evals.frontier_plot import plot_frontier  # noqa: E402
+from memlab_evals.report import TRIGGER_TABLE, markdown_table  # noqa: E402
+from memlab_evals.runner import default_workers  # noqa: E402
+from memory_lab.triggers import load_plugins  # noqa: E402
+
+SHIPPED = ("A", "B", "C", "D")
+COMBINATIONS = ("A+D", "B+D", "C+D", "A+B+C")
+REFERENCE = "rag-hybrid"
+
+
+def default_systems(added: list[str]) -> str:
+    """Each trigger alone, D with each of the others, A+B+C, and the reference."""
+    singles = [*SHIPPED, *[a for a in added if a not in SHIPPED]]
+    return ",".join([*singles, *COMBINATIONS, REFERENCE])
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `triggers`: the trigger comparison table."""
+    p = sub.add_parser(
+        "triggers",
+        help="compare every trigger and combinations on what they change",
+        description="Run each trigger alone and combined over the main synthetic "
+        "set and the LoCoMo development split at 600 and 1,500 tokens; write "
+        "OUT/triggers.csv, triggers.md and triggers.png.",
+    )
+    p.add_argument("--out", type=Path, default=Path("runs/triggers"), help="folder")
+    p.add_argument(
+        "--systems",
+        help="comma list of recipes (default: A, B, C, D, each plug-in trigger, "
+        f"{', '.join(COMBINATIONS)} and {REFERENCE})",
+    )
+    p.add_argument(
+        "--budgets", default="600,1500", help="comma list of context budgets"
+    )
+    p.add_argument(
+        "--dataset",
+        action="append",
+        help="LABEL=SPEC, repeatable (default: the main job's synthetic set and "
+        "the LoCoMo development split when it is found)",
+    )
+    p.add_argument("--workers", type=int, default=0, help="default: the cores")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from memlab_evals.cli import main_datasets
+
+    added = load_plugins(getattr(args, "plugins", ()))
+    systems = args.systems or default_systems(added)
+    budgets = [int(b) for b in str(args.budgets).split(",") if b.strip()]
+    datasets = (
+        [tuple(d.split("=", 1)) for d in args.dataset]
+        if args.dataset
+        else main_datasets(args.settings.locomo)
+    )
+    table = compare(
+        datasets,
+        systems,
+        budgets,
+        args.out,
+        workers=args.workers or default_workers(),
+        plugins=tuple(getattr(args, "plugins", ())),
+    )
+    print(
+        f"wrote {args.out / 'triggers.csv'} ({len(table)} rows), triggers.md, "
+        "triggers.png"
+    )
+    return 0
+
+
+def compare(
+    datasets: list[tuple[str, str]],
+    systems: str,
+    budgets: list[int],
+    out: Path,
+    *,
+    workers: int = 1,
+    plugins: tuple[str, ...] = (),
+) -> pd.DataFrame:
+    """Run every dataset at every budget; the combined table, also written to OUT."""
+    from memlab_evals.aggregate import probe_scores, summarize
+    from memlab_evals.cli import evaluate, publish
+
+    frames = []
+    for label, spec in datasets:
+        for budget in budgets:
+            started = time.perf_counter()
+            log = evaluate(
+                spec,
+                systems,
+                budget,
+                workers=workers,
+                progress=sys.stderr.isatty(),
+                plugins=plugins,
+            )
+            probes = probe_scores(log)
+            publish(log, out / f"triggers-{label}-{budget}", probes=probes)
+            rows = summarize(log, probes)
+            rows = rows[rows["category"] == "all"].assign(dataset=label, budget=budget)
+            frames.append(rows[["dataset", "budget", "system", *TRIGGER_TABLE]])
+            print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
+    table = pd.concat(frames, ignore_index=True)
+    out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out / "triggers.csv", index=False)
+    _write_markdown(table, out / "triggers.md")
+    _plot(table, out / "triggers.png")
+    return table
+
+
+def _write_markdown(table: pd.DataFrame, path: Path) -> None:
+    parts = ["# What the triggers change", ""]
+    for (label, budget), rows in table.groupby(["dataset", "budget"], sort=False):
+        parts += [f"## {label} at {budget} tokens", ""]
+        shown = rows.drop(columns=["dataset", "budget"]).dropna(axis=1, how="all")
+        parts += [markdown_table(shown), ""]
+    path.write_text("\n".join(parts), encoding="utf-8")
+
+
+def _plot(table: pd.DataFrame, path: Path) -> None:
+    """Per dataset and budget: summary-only recall against summarising cost."""
+    groups = list(table.groupby(["dataset", "budget"], sort=False))
+    fig, axes = plt.subplots(
+        len(groups), 1, figsize=(9, 4.2 * len(groups)), squeeze=False
+    )
+    for ax, ((label, budget), rows) in zip(axes[:, 0], groups, strict=True):
+        recipes = rows[rows["compress_input_tokens_per_1k_turns"].notna()]
+        plot_frontier(
+            recipes,
+            quality="summary_only_evidence_recall",
+            cost="compress_input_tokens_per_1k_turns",
+            ax=ax,
+            title=f"{label} at {budget} tokens",
+        )
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
