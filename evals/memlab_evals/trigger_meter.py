@@ -89,30 +89,24 @@ def episode_coherence(
 ) -> dict[str, float]:
     """Per episode of two or more turns: mean cosine of its turns to their centroid.
 
-    Turns are embedded by their words alone (no speaker), with the engine's own
-    embedder, once each. An episode that holds one topic scores high; one that
-    runs from one subject into the next scores lower.
+    The vectors are the turn index's own (MiniLM over each turn's speaker and
+    words), so no turn is embedded again. An episode that holds one topic
+    scores high; one that runs from one subject into the next scores lower.
     """
     spans = [ep for ep in episodes if len(ep.turn_ids) >= 2]
     if not spans:
         return {}
-    turns = {
-        m.id: m.content
-        for ep in spans
-        for m in engine.transcript.messages(
-            tenant, ep.thread, first_seq=ep.first_seq, last_seq=ep.last_seq
-        )
-    }
-    ids = list(turns)
-    vectors = dict(
-        zip(ids, engine.embedder.embed([turns[i] for i in ids]), strict=True)
+    vectors = engine.deps.excerpts.turn_vectors(
+        engine.transcript, engine.episodes, tenant
     )
     scores = {}
     for ep in spans:
-        rows = np.stack([vectors[t] for t in ep.turn_ids if t in vectors])
+        found = [vectors[t] for t in ep.turn_ids if t in vectors]
+        if len(found) < 2:
+            continue
+        rows = np.stack(found)
         centroid = rows.mean(axis=0)
         norm = float(np.linalg.norm(centroid))
-        if len(rows) < 2 or norm == 0.0:
-            continue
-        scores[ep.id] = round(float((rows @ (centroid / norm)).mean()), 4)
+        if norm:
+            scores[ep.id] = round(float((rows @ (centroid / norm)).mean()), 4)
     return scores

@@ -101,6 +101,20 @@ class TurnIndex(ExcerptIndex):
                 self._matrix[tenant] = have
             return have[: len(turns)]
 
+    def turn_vectors(
+        self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
+    ) -> dict[str, np.ndarray]:
+        """Every compressed turn's vector, by turn id: the index's own, made once.
+
+        For measures over episodes (how coherent each is) that must not embed
+        the whole history again.
+        """
+        turns, _ = self._index(transcript, episodes, tenant)
+        if not turns:
+            return {}
+        matrix = self._indexed_vectors(tenant, turns)
+        return {m.id: row for m, row in zip(turns, matrix, strict=True)}
+
     def window_vectors(self, turns: Sequence[Message]) -> np.ndarray:
         """Window turns' vectors: embedded once, kept until they are compressed.
 
