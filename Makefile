@@ -11,7 +11,7 @@ WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
 LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
 LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
-.PHONY: setup run test lab app bench lock lint clean
+.PHONY: setup run test triggers lab app bench lock lint clean
 
 setup: $(STAMP)
 
@@ -29,6 +29,12 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+
+# Every trigger alone and with D, at 600 and 1,500 tokens, on the main synthetic set
+# and the LoCoMo development split: the table and plot the README shows.
+triggers: $(STAMP)
+	$(BIN)/memory-lab triggers --out evals/results/triggers
+	$(BIN)/python -m memlab_evals.readme_tables README.md
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --no-browser --ip 127.0.0.1 --allow-root notebooks/

@@ -11,8 +11,10 @@ Map of the library:
   token counting, local embeddings, input checks, the error types.
 - `text`: shared text vocabulary: stop words, sentences, escaping memory as data,
   turn lines, truncation to a token budget.
-- `window/`: the session window; `triggers` (A messages, B tokens, C time, any-of)
-  and the running `summary`.
+- `triggers/`: the trigger protocol and its registry (`register`, plug-ins, entry
+  points); A messages, B tokens, C time, D topic shift, one module each; `running`
+  asks a recipe's triggers, each guarded, any-of.
+- `window/`: the session window's running `summary`.
 - `episodes/`: `compression` (a span of turns into episodes), `search` (episodes
   by meaning, re-ranked by the query's words), `excerpts` (BM25 over their turns),
   `periods` (daily summaries and weekly roll-ups).

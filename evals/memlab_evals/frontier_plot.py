@@ -16,9 +16,11 @@ The module leaves the backend alone: notebooks draw inline, tests pick Agg.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
@@ -63,7 +65,7 @@ def short_labels(names: Sequence[str], *, numbered: bool = False) -> dict[str, s
     Raises:
         ValueError: when a name is repeated (the key could not tell them apart).
     """
-    repeated = sorted({n for n in names if list(names).count(n) > 1})
+    repeated = sorted(n for n, count in Counter(names).items() if count > 1)
     if repeated:
         raise ValueError(
             f"systems appear more than once: {repeated}; keep one row per system "
@@ -124,6 +126,11 @@ def plot_frontier(
 ) -> Axes:
     """Plot quality against cost, one point per system, frontier and key drawn.
 
+    Labels are placed for the axes' size at the time of the call, so give the
+    figure its size first; a `tight_layout` afterwards would shrink the axes to
+    make room for the key and could push labels together (notebooks need none:
+    the inline backend saves with a tight bounding box instead).
+
     Args:
         df: A `memlab_evals.sweep.sweep` table, or any frame with one row per
             system; given per-category rows too, only the ``all`` rows are used.
@@ -135,11 +142,6 @@ def plot_frontier(
         numbered: Label points ``1``, ``2``... instead of ``A#1``, ``A#2``...
         title: Axes title; by default the two columns' names.
 
-    Labels are placed for the axes' size at the time of the call, so give the
-    figure its size first; a `tight_layout` afterwards would shrink the axes to
-    make room for the key and could push labels together (notebooks need none:
-    the inline backend saves with a tight bounding box instead).
-
     Returns:
         The axes. The key is its legend: one entry per system, ``label  *
         system`` (the star for the frontier), with rows missing either number
@@ -148,8 +150,6 @@ def plot_frontier(
     Raises:
         ValueError: for a missing column or a system that appears twice.
     """
-    import matplotlib.pyplot as plt
-
     rows = _one_row_per_system(df, label)
     missing = [c for c in (quality, cost, label) if c not in rows]
     if missing:
@@ -181,9 +181,7 @@ def plot_frontier(
             zorder=3,
         )
     order = np.flatnonzero(front)[np.argsort(xs[front], kind="stable")]
-    ax.plot(
-        xs[order], ys[order], "k--", lw=1, zorder=2, gid="frontier", label="frontier"
-    )
+    ax.plot(xs[order], ys[order], "k--", lw=1, zorder=2, gid="frontier")
     better = "lower" if cost_better == "lower" else "higher"
     ax.set_xlabel(f"{cost} ({better} is better)")
     ax.set_ylabel(f"{quality} (higher is better)")
@@ -264,7 +262,8 @@ def _place_labels(
                 break
         if best is None:  # crowded beyond every ring: the outermost, still keyed
             radius = _RINGS_PT[-1]
-            best = (len(_RINGS_PT), radius, 1, 1, _box(px, py, 1, 1, width, height))
+            box = _box(px + radius, py + radius, 1, 1, width, height)
+            best = (len(_RINGS_PT), radius, 1, 1, box)
         ring, radius, dx, dy, box = best
         taken.append(box)
         ax.annotate(

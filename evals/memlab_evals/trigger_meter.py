@@ -3,14 +3,13 @@
 Recall barely separates the triggers, because the excerpt index keeps every
 compressed turn findable whatever the trigger did. What a trigger does change is
 measured here, turn by turn: when each turn was chosen for compression (how long
-it waited in the window), whether the part of the context that does not depend
+it waited in the window), how often the part of the context that does not depend
 on the question changed (each change invalidates a provider's prompt cache),
 and what the memory gave its brain to read (the bill a model brain sends).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -24,11 +23,25 @@ from memory_lab.types import Episode, Message, TriggerDecision
 if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine
 
-THREAD = "main"
+PREFIX_FACT_KINDS = frozenset(
+    {
+        "fact_added",
+        "fact_superseded",
+        "fact_forgotten",
+        "facts_consolidated",
+        "fact_restored",
+        "undone",
+    }
+)
+"""Fact events that can change the core facts every context starts with."""
 
 
 class TriggerMeter:
-    """Per-turn bookkeeping beside one engine and tenant."""
+    """Per-turn bookkeeping beside one engine and tenant.
+
+    It only watches: it never waits for the worker or reads memory while turns
+    arrive, so a recipe measured is a recipe that behaves as it does unmeasured.
+    """
 
     def __init__(self, engine: MemoryEngine, tenant: str) -> None:
         self.engine = engine
@@ -37,15 +50,9 @@ class TriggerMeter:
         self._turns = 0
         self._wait_turns: list[int] = []
         self._wait_minutes: list[float] = []
-        self._prefix = self._prefix_digest()
-        self._prefix_changes = 0
 
     def after_turn(self, msg: Message, decision: TriggerDecision | None) -> None:
-        """Record the turn, what its decision chose, and whether the prefix moved.
-
-        The worker is waited for first, so the prefix compared is the memory as
-        an instant worker would leave it: the count does not depend on timing.
-        """
+        """Record the turn and which waiting turns its decision chose."""
         self._turns += 1
         self._pending.append((self._turns, msg))
         if decision is not None and decision.fire:
@@ -54,32 +61,36 @@ class TriggerMeter:
                 self._wait_turns.append(self._turns - index + 1)
                 minutes = (msg.timestamp - turn.timestamp).total_seconds() / 60
                 self._wait_minutes.append(round(minutes, 3))
-        self.engine.flush()
-        digest = self._prefix_digest()
-        if digest != self._prefix:
-            self._prefix_changes += 1
-            self._prefix = digest
 
-    def _prefix_digest(self) -> str:
-        """The running summary and the core facts: what comes before any question."""
+    def prefix_changes(self) -> int:
+        """Turns whose memory work changed the running summary or the core facts.
+
+        Work runs at the time of the turn that asked for it, and its events carry
+        that time: every compression rewrites the running summary, and a fact
+        event on a core fact rewrites the core. Read from the event log once the
+        work is done, so the count does not depend on the worker's pace.
+        """
         engine = self.engine
-        summary = engine.jobs.marks(self.tenant, THREAD).summary
-        now = engine.clock.now()
-        core = sorted(
-            f"{f.category}|{f.key}|{f.value}"
-            for f in engine.facts.active(self.tenant, now=now)
-            if in_core(f, engine.config.facts)
-        )
-        text = "\n".join([summary, *core])
-        return hashlib.sha1(text.encode()).hexdigest()
+        core = {
+            row.id
+            for row in engine.facts.rows(self.tenant)
+            if in_core(row, engine.config.facts)
+        }
+        changed = {
+            event.at
+            for event in engine.events.events(self.tenant)
+            if event.kind == "compressed"
+            or (event.kind in PREFIX_FACT_KINDS and core.intersection(event.refs))
+        }
+        return len(changed)
 
     def trace(self) -> TriggerTrace:
-        """Everything recorded so far."""
+        """Everything recorded so far (call once the worker is done)."""
         reads = self.engine.brain_reads()
         return TriggerTrace(
             wait_turns=list(self._wait_turns),
             wait_minutes=list(self._wait_minutes),
-            prefix_changes=self._prefix_changes,
+            prefix_changes=self.prefix_changes(),
             brain_reads={k: v for k, v in reads.items() if not k.startswith("respond")},
         )
 

@@ -105,3 +105,15 @@ def test_llm_mode_runs_against_the_local_server(monkeypatch) -> None:
     assert ": 0 requests sent" in text  # the re-run came from the cache
     assert "identical answers: True" in text
     assert "stopped the model server" in text
+
+
+def test_your_own_trigger_registers_sweeps_and_plots(monkeypatch) -> None:
+    nb = execute("05_your_own_trigger.ipynb", monkeypatch)
+    text = text_of(nb)
+    assert "settings: small" in text
+    assert "registered P:" in text
+    assert "P: Compress(count=4," in text  # the hand-made burst is compressed
+    assert "A+P(a_max_messages=10,a_keep_last=4)" in text
+    assert "summary_only_evidence_recall" in text and "wait_turns_p95" in text
+    assert "brain_input_tokens_per_1k_turns frontier:" in text
+    assert images_in(nb) >= 1
