@@ -1,10 +1,11 @@
 """``memory-lab triggers``: every trigger and the usual combinations, side by side.
 
 The main job compares the recipes with the baselines on recall. This command asks
-what the triggers themselves change: it runs each shipped trigger (and each one a
-plug-in registered) alone and combined with D, over the main synthetic set and the
-LoCoMo development split at both budgets, and writes one table of the trigger
-columns (`memlab_evals.trigger_columns`) and one plot of recall against what was
+what the triggers themselves change: it runs each registered trigger alone (the
+shipped ones and any a plug-in adds), each beyond A, B and C combined with each
+of them, and A+B+C, over the main synthetic set and the LoCoMo development split
+at both budgets, and writes one table of the trigger columns
+(`memlab_evals.trigger_columns`) and one plot of recall against what was
 summarised. `rag-hybrid` runs beside them as the raw-turn reference.
 
 Outputs in OUT: ``triggers.csv`` (one row per dataset, budget and recipe),
@@ -28,17 +29,23 @@ import pandas as pd  # noqa: E402
 from memlab_evals.frontier_plot import plot_frontier  # noqa: E402
 from memlab_evals.report import TRIGGER_TABLE, markdown_table  # noqa: E402
 from memlab_evals.runner import default_workers  # noqa: E402
-from memory_lab.triggers import load_plugins  # noqa: E402
+from memory_lab.triggers import load_plugins, trigger_names  # noqa: E402
 
-SHIPPED = ("A", "B", "C", "D")
-COMBINATIONS = ("A+D", "B+D", "C+D", "A+B+C")
+ANCHORS = ("A", "B", "C")
+"""The three triggers every new one is measured beside and combined with."""
 REFERENCE = "rag-hybrid"
 
 
-def default_systems(added: list[str]) -> str:
-    """Each trigger alone, D with each of the others, A+B+C, and the reference."""
-    singles = [*SHIPPED, *[a for a in added if a not in SHIPPED]]
-    return ",".join([*singles, *COMBINATIONS, REFERENCE])
+def default_systems(added: list[str] = ()) -> str:
+    """Every registered trigger alone, each newer one with each anchor, A+B+C.
+
+    Read from the registry, so a trigger module (or a plug-in) joins the table
+    without an edit here; `rag-hybrid` comes last as the raw-turn reference.
+    """
+    singles = [*trigger_names(), *[a for a in added if a not in trigger_names()]]
+    newer = [name for name in singles if name not in ANCHORS]
+    combined = [f"{anchor}+{name}" for name in newer for anchor in ANCHORS]
+    return ",".join([*singles, *combined, "+".join(ANCHORS), REFERENCE])
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,8 +60,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", type=Path, default=Path("runs/triggers"), help="folder")
     p.add_argument(
         "--systems",
-        help="comma list of recipes (default: A, B, C, D, each plug-in trigger, "
-        f"{', '.join(COMBINATIONS)} and {REFERENCE})",
+        help="comma list of recipes (default: every trigger alone, each one "
+        "beyond A, B and C combined with each of them, A+B+C, and "
+        f"{REFERENCE})",
     )
     p.add_argument(
         "--budgets", default="600,1500", help="comma list of context budgets"

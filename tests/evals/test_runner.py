@@ -222,7 +222,8 @@ def test_eval_writes_the_three_files_with_the_contract_columns(eval_dir):
     assert list(alls["system"]) == ["A", "full", "window", "rag-bm25", "none"]
     log = RunLog.load(eval_dir / "run.json")
     assert log.config.budget == 300
-    assert log.config.recipes["A"]["a"]["max_messages"] == 20
+    assert log.config.recipes["A"]["triggers"][0]["params"]["max_messages"] == 20
+    assert log.config.triggers["A"]["module"] == "memory_lab.triggers.message_count"
     assert log.scorers  # scorer versions are stamped on the log
     full = summary[(summary["system"] == "full") & (summary["category"] == "all")]
     assert full["compression_ratio"].iloc[0] == pytest.approx(1.0)

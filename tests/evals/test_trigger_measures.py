@@ -321,5 +321,9 @@ def test_plugin_triggers_join_the_default_comparisons():
     from memlab_evals.cli import main_systems
     from memlab_evals.trigger_table import default_systems
 
+    assert default_systems().split(",") == [
+        *["A", "B", "C", "D", "A+D", "B+D", "C+D", "A+B+C", "rag-hybrid"]
+    ]
     assert default_systems(["E"]).split(",")[:5] == ["A", "B", "C", "D", "E"]
+    assert "C+E" in default_systems(["E"]).split(",")
     assert main_systems(["E"]).split(",")[:4] == ["A", "B", "C", "E"]
