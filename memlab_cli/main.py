@@ -21,6 +21,7 @@ from pathlib import Path
 from memlab_bench.cli import register as register_bench
 from memlab_datasets.cli import register as register_datasets
 from memlab_evals.cli import register_eval, register_score
+from memlab_evals.judge_check import register as register_judge
 from memlab_evals.trigger_table import register as register_triggers
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
@@ -260,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
         register_eval,
         register_score,
         register_triggers,
+        register_judge,
         register_bench,
     ):
         add(sub)

@@ -12,6 +12,7 @@ the README (or a hand edit of a number) cannot land.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -56,19 +57,58 @@ def trigger_block(csv: Path = TRIGGERS_CSV) -> str:
     return "\n".join(parts)
 
 
-BLOCKS: dict[str, Callable[[], str]] = {"triggers": trigger_block}
+JUDGE_JSON = ROOT / "evals" / "results" / "judge-check" / "smollm2" / (
+    "judge-calibration.json"
+)
+
+
+def judge_block(path: Path = JUDGE_JSON) -> str:
+    """A judge check's rates with their intervals and counts, and its verdict."""
+    check = json.loads(path.read_text(encoding="utf-8"))
+
+    def rate(r: dict) -> str:
+        return (
+            f"{r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}] "
+            f"({r['against']} of {r['judged']})"
+        )
+
+    rows = [
+        ("false accepts (WRONG judged CORRECT)", rate(check["false_accept"])),
+        ("false rejects (CORRECT judged WRONG)", rate(check["false_reject"])),
+        *(
+            (f"{kind} ({k['expected']} expected): against the key", rate(k))
+            for kind, k in check["kinds"].items()
+        ),
+    ]
+    table = pd.DataFrame(rows, columns=["judge check", "rate [95% CI] (count)"])
+    verdict = "reliable" if check["reliable"] else "UNRELIABLE"
+    return (
+        f"From `{path.relative_to(ROOT)}`: judge `{check['judge']['model']}`, "
+        f"{check['items']} items ({check['per_kind']} per kind, seed "
+        f"{check['seed']}), verdict failures {check['verdict_failures']}: "
+        f"**{verdict}** at a false-accept limit of {check['false_accept_max']:.0%}."
+        f"\n\n{markdown_table(table)}"
+    )
+
+
+BLOCKS: dict[str, Callable[[], str]] = {
+    "triggers": trigger_block,
+    "judge": judge_block,
+}
 
 
 def render(text: str) -> str:
     """`text` with every known block replaced by its generated content."""
     for name, make in BLOCKS.items():
         pattern = re.compile(
-            rf"(<!-- {name}:begin -->\n).*?(\n<!-- {name}:end -->)", re.DOTALL
+            rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.DOTALL
         )
         if not pattern.search(text):
             continue
         body = make()
-        text = pattern.sub(lambda m, body=body: m.group(1) + body + m.group(2), text)
+        text = pattern.sub(
+            lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text
+        )
     return text
 
 
