@@ -49,6 +49,14 @@ TABLE_COLUMNS = [
     and (c not in TRIGGER_TABLE or c == "evidence_recall")
 ]
 CATEGORY_METRICS = ["evidence_recall", "answer_recall", "fact_recall"]
+ANSWER_FLOOR = [
+    "answer_f1",
+    "answer_exact_match",
+    "answer_contains_gold",
+    "answer_number_date_match",
+    "judged_accuracy",
+]
+"""What holds of the answers without a judge, per category, and J beside it."""
 GLOSSARY = {
     "evidence_recall": "share of the evidence turns' content words the context holds",
     "answer_recall": "gold answer (normalised; 80% of content words for multi-word "
@@ -57,6 +65,11 @@ GLOSSARY = {
     "answer_f1": "token F1 of the answer model's reply against the gold answer "
     "(LoCoMo normalisation; category 5 excluded)",
     "answer_bleu1": "BLEU-1 of the reply against the gold answer (category 5 excluded)",
+    "answer_exact_match": "judge-free: the normalised reply is the normalised gold",
+    "answer_contains_gold": "judge-free: the gold's words appear together in the "
+    "reply (category 1: share of its comma parts)",
+    "answer_number_date_match": "judge-free: the reply states every number and date "
+    "part of the gold, whatever the format (only golds that hold one)",
     "judged_accuracy": "J: share of replies the judge labelled CORRECT (category 5 "
     "excluded)",
     "answer_abstention_accuracy": "abstention probes (category 5) whose reply "
@@ -157,6 +170,10 @@ def _category_table(summary: pd.DataFrame) -> pd.DataFrame:
     )
     for metric in CATEGORY_METRICS + ["stale_answer_rate", "abstention_violation_rate"]:
         out[metric] = [_with_ci(r, metric) for _, r in rows.iterrows()]
+    # With answers, the judge-free floor per category, beside J.
+    for metric in ANSWER_FLOOR:
+        if metric in rows and rows[metric].notna().any():
+            out[metric] = [_fmt(v) for v in rows[metric]]
     return out
 
 

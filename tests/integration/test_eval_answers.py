@@ -79,6 +79,9 @@ def test_answers_and_verdicts_fill_the_new_columns(server, tmp_path):
     for system in ("A", "full", "none"):
         row = rows[system]
         assert row["answer_f1"] != "" and row["answer_bleu1"] != ""
+        # the judge-free floor is scored beside J ("not known" matches no gold)
+        assert float(row["answer_exact_match"]) == 0.0
+        assert float(row["answer_contains_gold"]) == 0.0
         assert float(row["judged_accuracy"]) == 1.0
         assert int(float(row["llm_calls"])) > 0
     # the same model answered every system, each with one request per probe

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from memlab_evals.scorers import (
     abstention,
+    answer_floor,
     answer_overlap,
     answer_recall,
     compression,
@@ -66,6 +67,27 @@ SCORERS: tuple[Scorer, ...] = (
         True,
         "probe",
         answer_overlap.score_bleu1,
+    ),
+    Scorer(
+        answer_floor.EXACT,
+        answer_floor.VERSION,
+        True,
+        "probe",
+        answer_floor.score_exact,
+    ),
+    Scorer(
+        answer_floor.CONTAINS,
+        answer_floor.VERSION,
+        True,
+        "probe",
+        answer_floor.score_contains,
+    ),
+    Scorer(
+        answer_floor.NUMBERS,
+        answer_floor.VERSION,
+        True,
+        "probe",
+        answer_floor.score_numbers,
     ),
     Scorer(
         answer_overlap.ABSTENTION,

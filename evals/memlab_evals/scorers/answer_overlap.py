@@ -90,7 +90,7 @@ def gold_for(category: int, gold: str) -> str:
     return gold.split(";")[0].strip() if category == 3 else gold
 
 
-def _answered(case: ProbeCase) -> str | None:
+def answered_text(case: ProbeCase) -> str | None:
     """The answer's text when one came back; None when there is none to score."""
     answer = case.probe.model_answer
     if answer is None or answer.status != "ok":
@@ -98,14 +98,15 @@ def _answered(case: ProbeCase) -> str | None:
     return answer.text
 
 
-def _is_abstention(case: ProbeCase) -> bool:
+def is_abstention_probe(case: ProbeCase) -> bool:
+    """Whether the probe asks for an abstention (LoCoMo category 5)."""
     return case.probe.kind == "abstention" or case.probe.category == 5
 
 
 def score_f1(case: ProbeCase) -> float:
     """Token F1 of the answer; NaN for abstention probes and missing answers."""
-    text = _answered(case)
-    if text is None or _is_abstention(case):
+    text = answered_text(case)
+    if text is None or is_abstention_probe(case):
         return math.nan
     gold = gold_for(case.probe.category, case.probe.answer)
     if case.probe.category == 1:
@@ -115,15 +116,15 @@ def score_f1(case: ProbeCase) -> float:
 
 def score_bleu1(case: ProbeCase) -> float:
     """BLEU-1 of the answer; NaN for abstention probes and missing answers."""
-    text = _answered(case)
-    if text is None or _is_abstention(case):
+    text = answered_text(case)
+    if text is None or is_abstention_probe(case):
         return math.nan
     return bleu1(text, gold_for(case.probe.category, case.probe.answer))
 
 
 def score_abstention(case: ProbeCase) -> float:
     """1 when the answer to an abstention probe declines; NaN elsewhere."""
-    text = _answered(case)
-    if text is None or not _is_abstention(case):
+    text = answered_text(case)
+    if text is None or not is_abstention_probe(case):
         return math.nan
     return float(abstains(text))
