@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from memlab_evals.log import RunLog
+from memlab_evals.ragas_bridge import RAGAS_COLUMNS
 from memlab_evals.scorers import (
     CONVERSATION_SCORERS,
     PROBE_SCORERS,
@@ -59,6 +60,7 @@ COLUMNS = [
     "answer_contains_gold",
     "answer_number_date_match",
     "judged_accuracy",
+    *RAGAS_COLUMNS.values(),
     "answer_abstention_accuracy",
     "context_judged_accuracy",
     "answer_failures",
@@ -117,6 +119,12 @@ def probe_scores(log: RunLog) -> pd.DataFrame:
         }
         row.update({s.name: s.score(case) for s in PROBE_SCORERS})
         row.update(trigger_effects.tier_shares(case))
+        row.update(
+            {
+                column: probe.ragas.get(name, math.nan)
+                for name, column in RAGAS_COLUMNS.items()
+            }
+        )
         answer = probe.model_answer
         row["answer_failed"] = (
             math.nan if answer is None else float(answer.status != "ok")
@@ -185,7 +193,7 @@ def _probe_row(group: pd.DataFrame) -> dict[str, float]:
     row["answer_failures"] = float(failed.sum()) if len(failed) else math.nan
     row["marked_probes"] = int(group["marked"].sum())
     row["context_tokens_mean"] = _mean(group["context_tokens"])
-    for column in trigger_effects.TIER_COLUMNS.values():
+    for column in [*trigger_effects.TIER_COLUMNS.values(), *RAGAS_COLUMNS.values()]:
         row[column] = _mean(group[column])
     row["retrieve_ms_p50"] = _quantile(group["retrieve_ms"], 50)
     row["retrieve_ms_p95"] = _quantile(group["retrieve_ms"], 95)

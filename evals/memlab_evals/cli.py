@@ -99,6 +99,13 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         "the rules for instructions and corrections) or rules (the pattern table "
         "alone, for ablations)",
     )
+    p.add_argument(
+        "--ragas",
+        action="store_true",
+        help="add ragas's offline metrics as columns: context recall and precision "
+        "against the evidence turns (string similarity) and, with --answer, the gold "
+        "answer's presence in the answer",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_run_eval)
 
@@ -119,6 +126,10 @@ def _run_eval(args: argparse.Namespace) -> int:
         extractor=args.extractor,
         plugins=getattr(args, "plugins", ()),
     )
+    if args.ragas:
+        from memlab_evals.ragas_bridge import with_ragas
+
+        log = with_ragas(log)
     return publish(log, args.out, gate=args.gate)
 
 

@@ -107,6 +107,11 @@ class ProbeRecord(Model):
         description="The context's text by the tier that put it there (window, "
         "summary, episodes, excerpts, facts); memory recipes only.",
     )
+    ragas: dict[str, float] = Field(
+        default_factory=dict,
+        description="ragas's offline metrics on this probe (eval --ragas): "
+        "non_llm_context_recall, non_llm_context_precision, string_presence.",
+    )
     summary_only_context: str | None = Field(
         default=None,
         description="The context built without verbatim excerpts: what the "

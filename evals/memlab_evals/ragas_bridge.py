@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import os
+import warnings
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -33,6 +34,12 @@ def _chunks(context: str) -> list[str]:
     return [line for line in lines if line] or [""]
 
 
+def _response(probe: ProbeRecord) -> str | None:
+    """The model's answer when one came back; ragas's answer metrics need it."""
+    answer = probe.model_answer
+    return answer.text if answer is not None and answer.status == "ok" else None
+
+
 def _probes(log: RunLog, system: str) -> list[ProbeRecord]:
     return sorted(
         (p for p in log.probes if p.system == system and p.kind != "abstention"),
@@ -53,6 +60,7 @@ def to_evaluation_dataset(log: RunLog, system: str) -> EvaluationDataset:
         SingleTurnSample(
             user_input=p.question,
             retrieved_contexts=_chunks(p.context),
+            response=_response(p),
             reference=p.answer,
             reference_contexts=list(p.evidence_texts),
             retrieved_context_ids=list(p.context_items),
@@ -63,29 +71,52 @@ def to_evaluation_dataset(log: RunLog, system: str) -> EvaluationDataset:
     return ragas.EvaluationDataset(samples=samples)
 
 
-def _has_rapidfuzz() -> bool:
-    try:
-        import rapidfuzz  # noqa: F401
-    except ImportError:
-        return False
-    return True
+RAGAS_COLUMNS: dict[str, str] = {
+    "non_llm_context_recall": "ragas_context_recall",
+    "non_llm_context_precision": "ragas_context_precision",
+    "string_presence": "ragas_string_presence",
+}
+"""ragas's offline metric -> the summary column that averages it."""
+
+
+def _offline_metrics() -> dict[str, Any]:
+    """Ragas's non-LLM metrics by name (its 0.4 classes, warnings silenced)."""
+    _ragas()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from ragas.metrics import (
+            IDBasedContextRecall,
+            NonLLMContextPrecisionWithReference,
+            NonLLMContextRecall,
+            StringPresence,
+        )
+    return {
+        "id_based_context_recall": IDBasedContextRecall(),
+        "non_llm_context_recall": NonLLMContextRecall(),
+        "non_llm_context_precision": NonLLMContextPrecisionWithReference(),
+        "string_presence": StringPresence(),
+    }
+
+
+def _applies(name: str, sample: Any) -> bool:
+    if name.startswith("id_"):
+        return bool(sample.reference_context_ids)
+    if name == "string_presence":
+        return bool(sample.response)
+    return bool(sample.reference_contexts)
 
 
 def score_offline(log: RunLog, system: str) -> pd.DataFrame:
     """Ragas's non-LLM metrics per probe of `system`.
 
-    `non_llm_context_recall` needs rapidfuzz, which ragas does not install; without
-    it the column is absent rather than filled with a made-up number. The ID-based
-    recall is exact on turn ids, so it only credits contexts that carry raw turns
+    Context recall and precision compare each evidence turn with the context's
+    lines by string similarity (rapidfuzz); string presence asks whether the gold
+    answer is in the model's answer, so it is NaN without one. The ID-based recall
+    is exact on turn ids, so it only credits contexts that carry raw turns
     (window, retrieval baselines), not summaries of them.
     """
-    _ragas()
-    from ragas.metrics import IDBasedContextRecall, NonLLMContextRecall
-
+    metrics = _offline_metrics()
     dataset = to_evaluation_dataset(log, system)
-    metrics: dict[str, Any] = {"id_based_context_recall": IDBasedContextRecall()}
-    if _has_rapidfuzz():
-        metrics["non_llm_context_recall"] = NonLLMContextRecall()
     probes = _probes(log, system)
     rows = []
     for probe, sample in zip(probes, dataset.samples, strict=True):
@@ -96,11 +127,26 @@ def score_offline(log: RunLog, system: str) -> pd.DataFrame:
             "category": probe.category,
         }
         for name, metric in metrics.items():
-            needs_refs = (
-                sample.reference_context_ids
-                if name.startswith("id_")
-                else sample.reference_contexts
-            )
-            row[name] = metric.single_turn_score(sample) if needs_refs else float("nan")
+            applies = _applies(name, sample)
+            row[name] = metric.single_turn_score(sample) if applies else float("nan")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def with_ragas(log: RunLog) -> RunLog:
+    """The log with ragas's offline scores on each probe (`ProbeRecord.ragas`)."""
+    scores: dict[tuple[str, str, str], dict[str, float]] = {}
+    for system in dict.fromkeys(p.system for p in log.probes):
+        frame = score_offline(log, system)
+        for row in frame.to_dict("records"):
+            key = (row["system"], row["conversation"], row["probe_id"])
+            scores[key] = {
+                name: float(row[name]) for name in RAGAS_COLUMNS if name in row
+            }
+    probes = [
+        p.model_copy(
+            update={"ragas": scores.get((p.system, p.conversation, p.probe_id), {})}
+        )
+        for p in log.probes
+    ]
+    return log.model_copy(update={"probes": probes})

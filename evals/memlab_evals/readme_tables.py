@@ -57,8 +57,8 @@ def trigger_block(csv: Path = TRIGGERS_CSV) -> str:
     return "\n".join(parts)
 
 
-JUDGE_JSON = ROOT / "evals" / "results" / "judge-check" / "smollm2" / (
-    "judge-calibration.json"
+JUDGE_JSON = (
+    ROOT / "evals" / "results" / "judge-check" / "smollm2" / ("judge-calibration.json")
 )
 
 

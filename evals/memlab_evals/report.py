@@ -66,6 +66,14 @@ GLOSSARY = {
     "(LoCoMo normalisation; category 5 excluded)",
     "answer_bleu1": "BLEU-1 of the reply against the gold answer (category 5 excluded)",
     "answer_exact_match": "judge-free: the normalised reply is the normalised gold",
+    "ragas_context_recall": "ragas NonLLMContextRecall (eval --ragas): share of "
+    "evidence turns whose best-matching context line is similar enough by string "
+    "similarity; unlike evidence_recall it needs a near-verbatim line, so a "
+    "summary that keeps the words but not the sentence scores 0 there",
+    "ragas_context_precision": "ragas NonLLMContextPrecisionWithReference: how high "
+    "the context lines similar to an evidence turn rank among all its lines",
+    "ragas_string_presence": "ragas StringPresence: the gold answer as a substring "
+    "of the model's answer (case-sensitive, unlike answer_contains_gold)",
     "answer_contains_gold": "judge-free: the gold's words appear together in the "
     "reply (category 1: share of its comma parts)",
     "answer_number_date_match": "judge-free: the reply states every number and date "
