@@ -74,6 +74,14 @@ def add_model_pass_flags(p: argparse.ArgumentParser) -> None:
         "--answer a judge does only this",
     )
     g.add_argument(
+        "--judge-check-per-kind",
+        type=int,
+        default=20,
+        metavar="N",
+        help="before J, check the judge on N answers of each known-verdict kind "
+        "(memory-lab judge check); its rates go beside J; 0 skips (default 20)",
+    )
+    g.add_argument(
         "--max-connections",
         type=int,
         help="requests in flight at once (MEMORY_LAB_LLM_MAX_CONNECTIONS; default 4)",
@@ -169,4 +177,5 @@ def _plan(args, env: Settings, brain, timeout: float) -> ModelPlan:
         options=options,
         price_per_1k_prompt=args.price_per_1k_prompt,
         price_per_1k_completion=args.price_per_1k_completion,
+        judge_check_per_kind=max(0, args.judge_check_per_kind),
     )

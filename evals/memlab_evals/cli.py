@@ -9,6 +9,7 @@ fix are raised as `ValueError`/`MemoryLabError` and printed there as one line.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -215,6 +216,8 @@ def run_models(
             "price_per_1k_completion": models.plan.price_per_1k_completion,
         }
     )
+    if models.plan.checks_judge:
+        info = _checked_judge(info, log.config.dataset, models.plan)
     log = log.model_copy(update={"llm": info})
     if not models.plan.calls_models:
         return log
@@ -224,6 +227,25 @@ def run_models(
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("answers", total=len(log.probes))
         return run_model_pass(log, models.plan, on_probe=lambda: bar.advance(task))
+
+
+def _checked_judge(info, dataset: str, plan) -> object:
+    """`info` with the judge's check, run before any J it will give.
+
+    Same endpoint, options and cache as the judging pass, so a repeated run sends
+    nothing twice; the rates go into run.json and beside J in the report.
+    """
+    from memlab_evals.judge_check import check_judge
+
+    calibration, checked = check_judge(
+        dataset, plan.judge, per_kind=plan.judge_check_per_kind, options=plan.options
+    )
+    return info.model_copy(
+        update={
+            "judge_calibration": calibration.model_dump(mode="json"),
+            "judge_checks": [c.model_dump(mode="json") for c in checked],
+        }
+    )
 
 
 def _corrections(
@@ -285,6 +307,11 @@ def publish(
             update={"config": log.config.model_copy(update={"judge": label})}
         )
     log.save(out / "run.json")
+    if log.llm is not None and log.llm.judge_checks:
+        from memlab_evals.judge_check import ITEMS_FILE
+
+        lines = [json.dumps(item, sort_keys=True) for item in log.llm.judge_checks]
+        (out / ITEMS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return score_dir(out, gate=gate, log=log, probes=probes)
 
 

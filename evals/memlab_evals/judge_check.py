@@ -332,6 +332,17 @@ def verdict_line(calibration: JudgeCalibration) -> str:
     return "judge reliable"
 
 
+def report_line(calibration: JudgeCalibration) -> str:
+    """One line for beside J: both rates with their counts, and the verdict."""
+    return (
+        f"J's judge, checked first on {calibration.items} answers of known verdict: "
+        f"{_rate_line('false accepts', calibration.false_accept)}; "
+        f"{_rate_line('false rejects', calibration.false_reject)}; "
+        f"**{verdict_line(calibration)}**"
+        + ("" if calibration.reliable else " (J above is not a measurement).")
+    )
+
+
 def format_table(calibration: JudgeCalibration) -> str:
     """The per-kind table and both rates, as `judge check` prints them."""
     c = calibration

@@ -7,7 +7,7 @@ marked record instead of a missing row.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -80,4 +80,13 @@ class LLMRunInfo(_Model):
     price_per_1k_completion: float | None = None
     cost: float | None = Field(
         default=None, description="Spend at the given prices; None without prices."
+    )
+    judge_calibration: dict[str, Any] | None = Field(
+        default=None,
+        description="The judge check run before J (`memory-lab judge check`): "
+        "false-accept and false-reject rates with intervals, per kind, reliable.",
+    )
+    judge_checks: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Its per-item verdicts (also written as judge-calibration.jsonl).",
     )

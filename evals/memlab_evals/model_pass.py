@@ -39,6 +39,7 @@ class ModelPlan:
         options: Connections, cache, timeouts shared by every client.
         price_per_1k_prompt: Price of 1,000 prompt tokens, for the run's cost.
         price_per_1k_completion: Price of 1,000 completion tokens.
+        judge_check_per_kind: Items per kind of the judge check run before J.
     """
 
     answerer: Endpoint | None = None
@@ -47,6 +48,17 @@ class ModelPlan:
     options: CallOptions = CallOptions()
     price_per_1k_prompt: float | None = None
     price_per_1k_completion: float | None = None
+    judge_check_per_kind: int = 0
+    """Answers per known-verdict kind the judge is checked on before J; 0 skips."""
+
+    @property
+    def checks_judge(self) -> bool:
+        """Whether J will be reported, and so its judge checked first."""
+        return (
+            self.answerer is not None
+            and self.judge is not None
+            and self.judge_check_per_kind > 0
+        )
 
     @property
     def calls_models(self) -> bool:

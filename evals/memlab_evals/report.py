@@ -534,6 +534,11 @@ def write_report(
     ]
     if judged.isna().all():
         parts.append(f"judged_accuracy: {UNSCORED}.")
+    elif log.llm is not None and log.llm.judge_calibration is not None:
+        from memlab_evals.judge_check import JudgeCalibration, report_line
+
+        check = JudgeCalibration.model_validate(log.llm.judge_calibration)
+        parts.append(report_line(check))
     if health := health_lines(log):
         parts.append("\n".join(health))
     if (line := cache_line(log)) is not None:

@@ -45,7 +45,9 @@ def answering(body) -> Behaviour:
     return text("not known")
 
 
-def plan(server: FakeOpenAIServer, tmp_path, **options) -> RunModels:
+def plan(
+    server: FakeOpenAIServer, tmp_path, judge_check_per_kind: int = 0, **options
+) -> RunModels:
     end = Endpoint(server.base_url, "scripted", SecretStr(SECRET))
     defaults = {"cache_path": tmp_path / "cache.sqlite", "backoff_s": 0.01}
     return RunModels(
@@ -53,14 +55,14 @@ def plan(server: FakeOpenAIServer, tmp_path, **options) -> RunModels:
             answerer=end,
             judge=end,
             options=CallOptions(**{**defaults, **options}),
+            judge_check_per_kind=judge_check_per_kind,
         )
     )
 
 
-def run(server, tmp_path, name: str, **options):
-    log = evaluate(
-        DATASET, SYSTEMS, 600, progress=False, models=plan(server, tmp_path, **options)
-    )
+def run(server, tmp_path, name: str, judge_check_per_kind: int = 0, **options):
+    models = plan(server, tmp_path, judge_check_per_kind, **options)
+    log = evaluate(DATASET, SYSTEMS, 600, progress=False, models=models)
     out = tmp_path / name
     publish(log, out)
     rows = list(csv.DictReader(open(out / "summary.csv", encoding="utf-8")))
@@ -196,3 +198,20 @@ def test_without_answers_the_columns_are_present_and_unscored(tmp_path):
         if row["category"] == "all":
             assert float(row["llm_calls"]) == 0  # nothing was sent: a true zero
     assert not math.isnan(float(rows[-1]["evidence_recall"]))
+
+
+def test_j_comes_with_its_judge_checked_first(server, tmp_path):
+    """A judge that calls everything CORRECT is marked unreliable beside its J."""
+    log, rows, out = run(server, tmp_path, "checked", judge_check_per_kind=2)
+    check = log.llm.judge_calibration
+    assert check is not None and check["per_kind"] == 2
+    assert check["false_accept"]["rate"] == 1.0 and not check["reliable"]
+    assert float(rows["A"]["judged_accuracy"]) == 1.0
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "judge UNRELIABLE" in report and "not a measurement" in report
+    items = (out / "judge-calibration.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(items) == check["items"]
+    # the check shares the run's cache: a repeat sends nothing
+    sent = len(server.requests)
+    run(server, tmp_path, "checked-again", judge_check_per_kind=2)
+    assert len(server.requests) == sent

@@ -63,6 +63,8 @@ def eval_args(server: LocalModelServer, out: Path) -> list[str]:
         "--brain", "llm", "--llm-base-url", url, "--llm-model", model,
         "--answer",
         "--judge-base-url", url, "--judge-model", model,
+        # The judge is checked before J; a small check keeps the test short.
+        "--judge-check-per-kind", "2",
         # Requests queue at the one-slot server; a timeout under a loaded CI
         # machine would leave a request uncached and the re-run would send it.
         "--llm-timeout", "300",
@@ -101,6 +103,10 @@ def test_an_llm_eval_fills_the_columns_and_reruns_from_the_cache(
     assert {"answer", "answer_judge"} <= set(log["llm"]["prompts"])
     assert all(p["model_answer"] is not None for p in log["probes"])
     assert sent(first) > 0
+    # The judge was checked first and its rates stand beside J.
+    check = log["llm"]["judge_calibration"]
+    assert check["per_kind"] == 2 and check["items"] > 0
+    assert "checked first" in (first / "report.md").read_text(encoding="utf-8")
 
     started = time.perf_counter()
     assert main(eval_args(server, again)) == 0
