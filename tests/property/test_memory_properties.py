@@ -57,15 +57,17 @@ def conversations(draw):
 @SETTINGS
 @given(
     conv=conversations(),
-    spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C"]),
+    spec=st.sampled_from(["A", "B", "C", "A+B", "A+B+C", "D", "B+D"]),
     total=st.integers(80, 2000),
 )
 def test_nothing_lost_budget_holds_one_active_value(conv, spec, total):
     rec = recipe(spec).with_params(episode_max_messages=5)
-    if rec.a:
+    if rec.params_of("A"):
         rec = rec.with_params(a_max_messages=6, a_keep_last=2)
-    if rec.b:
+    if rec.params_of("B"):
         rec = rec.with_params(b_high_water=60, b_low_water=20)
+    if rec.params_of("D"):
+        rec = rec.with_params(d_max_messages=6, d_min_span=2, d_recent=2)
     config = MemoryConfig(recipe=rec, budget=BudgetConfig().scaled(total))
     with MemoryEngine(
         None, config=config, clock=ManualClock(T0), embedder=default_embedder()
