@@ -54,7 +54,8 @@ class Recipe(Frozen):
     decision_seconds: float = Field(
         default=30.0,
         gt=0,
-        description="How long one trigger may take to decide before it is refused.",
+        description="How long the recipe's triggers may take to decide, together, "
+        "before the one still deciding is refused.",
     )
 
     @model_validator(mode="after")
