@@ -99,3 +99,25 @@ def start_app_mid_morning(data_dir, tenant: str = "demo") -> None:
     if target <= now:
         target += timedelta(days=1)
     OffsetStore(data_dir).add(tenant, target - now)
+
+
+def probe_record(**fields):
+    """A logged probe with every required field filled; `fields` override them."""
+    from memlab_evals.log import ProbeRecord
+
+    base = dict(
+        system="A",
+        conversation="c",
+        probe_id="p",
+        category=1,
+        kind="recall",
+        question="q?",
+        answer="a",
+        after_turn="m1",
+        context="",
+        context_tokens=0,
+        history_tokens=1,
+        stored_tokens=1,
+        retrieve_ms=0.0,
+    )
+    return ProbeRecord(**{**base, **fields})

@@ -6,7 +6,6 @@ import math
 
 import pytest
 from memlab_evals.llm_records import ModelAnswer
-from memlab_evals.log import ProbeRecord
 from memlab_evals.scorers.answer_floor import (
     quantities,
     score_contains,
@@ -15,25 +14,15 @@ from memlab_evals.scorers.answer_floor import (
 )
 from memlab_evals.scorers.base import ProbeCase
 
+from tests.helpers import probe_record
+
 
 def case(answer: str | None, gold: str, category: int = 2) -> ProbeCase:
-    probe = ProbeRecord(
-        system="A",
-        conversation="c",
-        probe_id="p",
+    probe = probe_record(
         category=category,
         kind="abstention" if category == 5 else "recall",
-        question="q",
         answer=gold,
-        after_turn="m1",
-        context="",
-        context_tokens=0,
-        history_tokens=1,
-        stored_tokens=1,
-        retrieve_ms=0.0,
-        model_answer=None
-        if answer is None
-        else ModelAnswer(text=answer, status="ok"),
+        model_answer=None if answer is None else ModelAnswer(text=answer, status="ok"),
     )
     return ProbeCase(probe, None, "locomo")
 

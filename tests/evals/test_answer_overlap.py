@@ -6,7 +6,6 @@ import math
 
 import pytest
 from memlab_evals.llm_records import ModelAnswer
-from memlab_evals.log import ProbeRecord
 from memlab_evals.scorers import ProbeCase
 from memlab_evals.scorers.answer_overlap import (
     abstains,
@@ -18,6 +17,8 @@ from memlab_evals.scorers.answer_overlap import (
     score_f1,
     tokens,
 )
+
+from tests.helpers import probe_record
 
 
 def test_normalisation_drops_case_punctuation_commas_and_articles():
@@ -81,20 +82,10 @@ def test_answers_are_not_abstention(reply):
 
 
 def _case(category: int, gold: str, answer: ModelAnswer | None) -> ProbeCase:
-    probe = ProbeRecord(
-        system="A",
-        conversation="c",
-        probe_id="p",
+    probe = probe_record(
         category=category,
         kind="abstention" if category == 5 else "recall",
-        question="q?",
         answer=gold,
-        after_turn="m1",
-        context="",
-        context_tokens=0,
-        history_tokens=1,
-        stored_tokens=1,
-        retrieve_ms=0.0,
         model_answer=answer,
     )
     return ProbeCase(probe, None, "synthetic")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from memlab_evals.log import ConversationRun, EpisodeStat, ProbeRecord, TriggerTrace
+from memlab_evals.log import ConversationRun, EpisodeStat, TriggerTrace
 from memlab_evals.scorers.base import ProbeCase
 from memlab_evals.scorers.trigger_effects import summary_only, tier_shares
 from memlab_evals.systems import make_system
@@ -22,28 +22,9 @@ from memory_lab.context.tiers import context_tiers
 from memory_lab.recipes import recipe
 from memory_lab.tokens import default_counter
 from memory_lab.types import ContextBlock, ContextBundle
-from tests.helpers import T0, msg
+from tests.helpers import T0, msg, probe_record
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _probe(**fields) -> ProbeRecord:
-    base = dict(
-        system="A",
-        conversation="c",
-        probe_id="p",
-        category=1,
-        kind="recall",
-        question="q",
-        answer="a",
-        after_turn="m1",
-        context="",
-        context_tokens=0,
-        history_tokens=1,
-        stored_tokens=1,
-        retrieve_ms=0.0,
-    )
-    return ProbeRecord(**{**base, **fields})
 
 
 def _block(kind: str, lines: list[str]) -> ContextBlock:
@@ -77,7 +58,7 @@ def test_the_episodes_block_is_split_into_summaries_and_excerpts():
 
 
 def test_evidence_is_credited_to_the_tier_holding_most_of_it():
-    probe = _probe(
+    probe = probe_record(
         evidence_texts=["The tomatoes go by the fence", "My city is Oslo"],
         context_tiers={
             "excerpts": "the tomatoes go by the fence",
@@ -93,7 +74,7 @@ def test_evidence_is_credited_to_the_tier_holding_most_of_it():
     assert sum(shares.values()) == pytest.approx(1.0)
     only = summary_only(ProbeCase(probe, None, "synthetic"))
     assert only == pytest.approx((1 / 3 + 1) / 2)
-    bare = _probe(evidence_texts=["x y"])
+    bare = probe_record(evidence_texts=["x y"])
     assert math.isnan(summary_only(ProbeCase(bare, None, "synthetic")))
     assert all(math.isnan(v) for v in tier_shares(ProbeCase(bare, None, "s")).values())
 
