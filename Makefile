@@ -11,7 +11,7 @@ WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
 LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
 LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
-.PHONY: setup run test triggers lab app bench lock lint clean
+.PHONY: setup run test soak triggers readme lab app bench lock lint clean
 
 setup: $(STAMP)
 
@@ -30,10 +30,21 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
+# The app, property, stress and integration suites, SOAK_ROUNDS times in random
+# order (each round's seed recorded) while busy loops keep every core loaded.
+SOAK_ROUNDS ?= 20
+soak: $(STAMP)
+	$(BIN)/python .ci/soak --rounds $(SOAK_ROUNDS)
+
 # Every trigger alone and with D, at 600 and 1,500 tokens, on the main synthetic set
 # and the LoCoMo development split: the table and plot the README shows.
 triggers: $(STAMP)
 	$(BIN)/memory-lab triggers --out evals/results/triggers
+	$(BIN)/python -m memlab_evals.readme_tables README.md
+
+# Every generated table and figure in README.md, rewritten from the committed result
+# files (evals/results, benchmarks/results); a test fails when they disagree.
+readme: $(STAMP)
 	$(BIN)/python -m memlab_evals.readme_tables README.md
 
 lab: $(STAMP)

@@ -51,6 +51,7 @@ COLUMNS = [
     "category",
     "n",
     "evidence_recall",
+    "evidence_word_overlap",
     trigger_effects.SUMMARY_ONLY,
     "answer_recall",
     "fact_recall",
@@ -61,6 +62,7 @@ COLUMNS = [
     "answer_number_date_match",
     "judged_accuracy",
     *RAGAS_COLUMNS.values(),
+    "ragas_llm_failures",
     "answer_abstention_accuracy",
     "context_judged_accuracy",
     "answer_failures",
@@ -125,6 +127,7 @@ def probe_scores(log: RunLog) -> pd.DataFrame:
                 for name, column in RAGAS_COLUMNS.items()
             }
         )
+        row["ragas_failed"] = float(len(probe.ragas_failed))
         answer = probe.model_answer
         row["answer_failed"] = (
             math.nan if answer is None else float(answer.status != "ok")
@@ -191,6 +194,10 @@ def _probe_row(group: pd.DataFrame) -> dict[str, float]:
         row[scorer.name] = _mean(group[scorer.name])
     failed = group["answer_failed"].dropna()
     row["answer_failures"] = float(failed.sum()) if len(failed) else math.nan
+    tried = group[RAGAS_COLUMNS["faithfulness"]].notna() | group["ragas_failed"].gt(0)
+    row["ragas_llm_failures"] = (
+        float(group["ragas_failed"].sum()) if tried.any() else math.nan
+    )
     row["marked_probes"] = int(group["marked"].sum())
     row["context_tokens_mean"] = _mean(group["context_tokens"])
     for column in [*trigger_effects.TIER_COLUMNS.values(), *RAGAS_COLUMNS.values()]:

@@ -103,9 +103,10 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--ragas",
         action="store_true",
-        help="add ragas's offline metrics as columns: context recall and precision "
-        "against the evidence turns (string similarity) and, with --answer, the gold "
-        "answer's presence in the answer",
+        help="add ragas's metrics as columns: context recall and precision against "
+        "the evidence turns (string similarity, offline) and, with --answer, the gold "
+        "answer's presence in the answer; with a judge too, ragas's faithfulness and "
+        "answer correctness on the judge's endpoint",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_run_eval)
@@ -128,10 +129,27 @@ def _run_eval(args: argparse.Namespace) -> int:
         plugins=getattr(args, "plugins", ()),
     )
     if args.ragas:
-        from memlab_evals.ragas_bridge import with_ragas
-
-        log = with_ragas(log)
+        log = _with_ragas(log, getattr(args, "models", None), args.quiet)
     return publish(log, args.out, gate=args.gate)
+
+
+def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
+    """The ragas offline metrics, and its LLM metrics when a judge is configured."""
+    from memlab_evals.ragas_bridge import with_ragas
+
+    log = with_ragas(log)
+    plan = models.plan if models is not None else None
+    if plan is None or plan.judge is None:
+        return log
+    from memlab_evals.ragas_llm import with_ragas_llm
+
+    def shown(done: int, total: int) -> None:
+        if not quiet and (done == total or done % 25 == 0):
+            print(
+                f"ragas on {plan.judge.label}: {done}/{total} probes", file=sys.stderr
+            )
+
+    return with_ragas_llm(log, plan.judge, plan.options, progress=shown)
 
 
 def evaluate(

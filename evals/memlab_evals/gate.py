@@ -127,6 +127,7 @@ def apply_gate(summary: pd.DataFrame, thresholds: Path) -> list[str]:
 
 DEFAULT_METRICS = {
     "evidence_recall": ("tolerance", 0.03),
+    "evidence_word_overlap": ("tolerance", 0.03),
     "answer_recall": ("tolerance", 0.03),
     "fact_recall": ("tolerance", 0.03),
     "stale_answer_rate": ("tolerance", 0.03),

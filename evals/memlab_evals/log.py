@@ -109,8 +109,13 @@ class ProbeRecord(Model):
     )
     ragas: dict[str, float] = Field(
         default_factory=dict,
-        description="ragas's offline metrics on this probe (eval --ragas): "
-        "non_llm_context_recall, non_llm_context_precision, string_presence.",
+        description="ragas's metrics on this probe (eval --ragas): "
+        "non_llm_context_recall, non_llm_context_precision, string_presence and, "
+        "with a judge, faithfulness and answer_correctness.",
+    )
+    ragas_failed: list[str] = Field(
+        default_factory=list,
+        description="ragas LLM metrics that failed on this probe (left unscored).",
     )
     summary_only_context: str | None = Field(
         default=None,

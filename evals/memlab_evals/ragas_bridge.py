@@ -22,19 +22,21 @@ if TYPE_CHECKING:
     from ragas import EvaluationDataset
 
 
-def _ragas() -> Any:
+def load_ragas() -> Any:
+    """Import ragas with its analytics off: nothing here may reach the network."""
     os.environ["RAGAS_DO_NOT_TRACK"] = "true"
     import ragas
 
     return ragas
 
 
-def _chunks(context: str) -> list[str]:
+def context_lines(context: str) -> list[str]:
+    """The context's non-empty lines, unescaped: ragas's retrieved chunks."""
     lines = [line.strip() for line in html.unescape(context).splitlines()]
     return [line for line in lines if line] or [""]
 
 
-def _response(probe: ProbeRecord) -> str | None:
+def model_reply(probe: ProbeRecord) -> str | None:
     """The model's answer when one came back; ragas's answer metrics need it."""
     answer = probe.model_answer
     return answer.text if answer is not None and answer.status == "ok" else None
@@ -53,14 +55,14 @@ def to_evaluation_dataset(log: RunLog, system: str) -> EvaluationDataset:
     Abstention probes have no reference to recall, so they are left out. Item ids
     go in as context ids so ragas's ID-based recall can be computed too.
     """
-    ragas = _ragas()
+    ragas = load_ragas()
     from ragas.dataset_schema import SingleTurnSample
 
     samples = [
         SingleTurnSample(
             user_input=p.question,
-            retrieved_contexts=_chunks(p.context),
-            response=_response(p),
+            retrieved_contexts=context_lines(p.context),
+            response=model_reply(p),
             reference=p.answer,
             reference_contexts=list(p.evidence_texts),
             retrieved_context_ids=list(p.context_items),
@@ -75,13 +77,16 @@ RAGAS_COLUMNS: dict[str, str] = {
     "non_llm_context_recall": "ragas_context_recall",
     "non_llm_context_precision": "ragas_context_precision",
     "string_presence": "ragas_string_presence",
+    "faithfulness": "ragas_faithfulness",
+    "answer_correctness": "ragas_answer_correctness",
 }
-"""ragas's offline metric -> the summary column that averages it."""
+"""ragas's metric -> the summary column that averages it (the last two need a
+judge: see `memlab_evals.ragas_llm`)."""
 
 
 def _offline_metrics() -> dict[str, Any]:
     """Ragas's non-LLM metrics by name (its 0.4 classes, warnings silenced)."""
-    _ragas()
+    load_ragas()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         from ragas.metrics import (

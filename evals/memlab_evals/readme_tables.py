@@ -1,12 +1,18 @@
 """README tables written from result files, so no figure in it is typed by hand.
 
 A block between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in the README is
-replaced by the table its generator builds from a committed result file; a test
-fails when the README and the file disagree, so a re-run that is not carried into
-the README (or a hand edit of a number) cannot land.
+replaced by what its generator builds from committed result files; a test fails
+when the README and the files disagree, so a re-run that is not carried into the
+README (or a hand edit of a number) cannot land. Every generator takes the
+repository root and reads only files under it, so a test can hand it a copy.
 
     python -m memlab_evals.readme_tables README.md          # rewrite the blocks
     python -m memlab_evals.readme_tables README.md --check  # exit 1 if stale
+
+The generators live beside this registry: `readme_results` (the main job's runs
+and goal), `readme_extraction` (the extractors and this work's targets),
+`readme_speed` (the bench targets), `readme_scaling` (processes and executors)
+and `readme_peers` (the peer libraries); `readme_cells` formats every figure.
 """
 
 from __future__ import annotations
@@ -20,10 +26,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from memlab_evals import (
+    readme_extraction,
+    readme_peers,
+    readme_results,
+    readme_scaling,
+    readme_speed,
+)
 from memlab_evals.report import markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
-TRIGGERS_CSV = ROOT / "evals" / "results" / "triggers" / "triggers.csv"
+TRIGGERS_CSV = Path("evals/results/triggers/triggers.csv")
 TRIGGER_README_COLUMNS = [
     "system",
     "evidence_recall",
@@ -37,12 +50,12 @@ TRIGGER_README_COLUMNS = [
 ]
 
 
-def trigger_block(csv: Path = TRIGGERS_CSV) -> str:
+def trigger_block(root: Path) -> str:
     """Per dataset at the larger budget: the trigger columns people compare first."""
-    table = pd.read_csv(csv)
+    table = pd.read_csv(root / TRIGGERS_CSV)
     budget = int(table["budget"].max())
     parts = [
-        f"From `{csv.relative_to(ROOT)}` at {budget:,} tokens "
+        f"From `{TRIGGERS_CSV.as_posix()}` at {budget:,} tokens "
         "(`triggers.md` beside it has every column and both budgets)."
     ]
     for dataset, rows in table[table["budget"] == budget].groupby(
@@ -57,14 +70,12 @@ def trigger_block(csv: Path = TRIGGERS_CSV) -> str:
     return "\n".join(parts)
 
 
-JUDGE_JSON = (
-    ROOT / "evals" / "results" / "judge-check" / "smollm2" / ("judge-calibration.json")
-)
+JUDGE_JSON = Path("evals/results/judge-check/smollm2/judge-calibration.json")
 
 
-def judge_block(path: Path = JUDGE_JSON) -> str:
+def judge_block(root: Path) -> str:
     """A judge check's rates with their intervals and counts, and its verdict."""
-    check = json.loads(path.read_text(encoding="utf-8"))
+    check = json.loads((root / JUDGE_JSON).read_text(encoding="utf-8"))
 
     def rate(r: dict) -> str:
         return (
@@ -83,7 +94,7 @@ def judge_block(path: Path = JUDGE_JSON) -> str:
     table = pd.DataFrame(rows, columns=["judge check", "rate [95% CI] (count)"])
     verdict = "reliable" if check["reliable"] else "UNRELIABLE"
     return (
-        f"From `{path.relative_to(ROOT)}`: judge `{check['judge']['model']}`, "
+        f"From `{JUDGE_JSON.as_posix()}`: judge `{check['judge']['model']}`, "
         f"{check['items']} items ({check['per_kind']} per kind, seed "
         f"{check['seed']}), verdict failures {check['verdict_failures']}: "
         f"**{verdict}** at a false-accept limit of {check['false_accept_max']:.0%}."
@@ -91,13 +102,26 @@ def judge_block(path: Path = JUDGE_JSON) -> str:
     )
 
 
-BLOCKS: dict[str, Callable[[], str]] = {
+BLOCKS: dict[str, Callable[[Path], str]] = {
+    "main-runs": readme_results.runs_block,
+    "goal": readme_results.goal_block,
+    "against-full": readme_results.against_full_block,
+    "main-locomo": readme_results.locomo_block,
+    "main-synthetic": readme_results.synthetic_block,
+    "speed": readme_speed.speed_block,
+    "speed-llm": readme_speed.llm_speed_block,
+    "extractors": readme_extraction.extractor_block,
+    "targets": readme_extraction.targets_block,
     "triggers": trigger_block,
     "judge": judge_block,
+    "peers": readme_peers.peers_block,
+    "ingest-scaling": readme_scaling.scaling_block,
+    "executors": readme_scaling.executors_block,
 }
+"""Block name in the README -> generator over the repository root."""
 
 
-def render(text: str) -> str:
+def render(text: str, root: Path = ROOT) -> str:
     """`text` with every known block replaced by its generated content."""
     for name, make in BLOCKS.items():
         pattern = re.compile(
@@ -105,7 +129,7 @@ def render(text: str) -> str:
         )
         if not pattern.search(text):
             continue
-        body = make()
+        body = make(root)
         text = pattern.sub(
             lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text
         )
@@ -117,12 +141,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memlab_evals.readme_tables")
     parser.add_argument("readme", type=Path)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        help="where the result files are (default: the README's folder)",
+    )
     args = parser.parse_args(argv)
+    root = args.root or args.readme.resolve().parent
     text = args.readme.read_text(encoding="utf-8")
-    fresh = render(text)
+    fresh = render(text, root)
     if args.check:
         if fresh != text:
-            print(f"{args.readme}: generated tables are stale; run make triggers")
+            print(f"{args.readme}: generated tables are stale; run make readme")
             return 1
         return 0
     args.readme.write_text(fresh, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""report.md with the table, the plots and a plain reading against the issue's targets.
+"""report.md: the table, the plots and a plain reading against the project's targets.
 
 Everything here reads the run log and the summary only, so a stored run can be
 re-reported. Plots use matplotlib's Agg backend: no display, same bytes on CI.
@@ -58,7 +58,11 @@ ANSWER_FLOOR = [
 ]
 """What holds of the answers without a judge, per category, and J beside it."""
 GLOSSARY = {
-    "evidence_recall": "share of the evidence turns' content words the context holds",
+    "evidence_recall": "share of the evidence turns the context holds (a turn is "
+    "held when 80% of its content words are in the context)",
+    "evidence_word_overlap": "the older, lenient evidence recall: share of the "
+    "evidence turns' content words found anywhere in the context (chance overlap "
+    "scores, so a window holding no evidence still earns a third or more)",
     "answer_recall": "gold answer (normalised; 80% of content words for multi-word "
     "answers) present in the context",
     "fact_recall": "planted value present in the context (synthetic only)",
@@ -74,6 +78,14 @@ GLOSSARY = {
     "the context lines similar to an evidence turn rank among all its lines",
     "ragas_string_presence": "ragas StringPresence: the gold answer as a substring "
     "of the model's answer (case-sensitive, unlike answer_contains_gold)",
+    "ragas_faithfulness": "ragas Faithfulness on the judge's endpoint (eval "
+    "--ragas with a judge and --answer): share of the answer's statements the "
+    "context supports",
+    "ragas_answer_correctness": "ragas AnswerCorrectness, its factuality part only "
+    "(weights 1, 0: the similarity part needs an embeddings endpoint): F1 of the "
+    "answer's statements against the gold's",
+    "ragas_llm_failures": "ragas LLM metric calls that failed (the probe is left "
+    "unscored for that metric, not scored 0)",
     "answer_contains_gold": "judge-free: the gold's words appear together in the "
     "reply (category 1: share of its comma parts)",
     "answer_number_date_match": "judge-free: the reply states every number and date "
@@ -109,7 +121,8 @@ GLOSSARY = {
     "llm_cache_hits": "requests the response cache served instead (nothing sent)",
     "extraction_rejected_rate": "share of facts the LLM brain proposed that the "
     "grounding check refused",
-    "summary_only_evidence_recall": "evidence recall of the context built without "
+    "summary_only_evidence_recall": "evidence recall (turns held) of the context "
+    "built without "
     "verbatim excerpts: what the summaries, window and facts alone hold",
     "compressions_per_1k_turns": "times a trigger fired, per 1,000 turns",
     "brain_input_tokens_per_1k_turns": "tokens memory work gave the brain to read "
@@ -564,7 +577,7 @@ def write_report(
             f"Not on the frontier plot (empty context, no ratio): {', '.join(skipped)}."
         )
     parts += trigger_section(summary, out_dir)
-    parts.append("## Against the issue's targets")
+    parts.append("## Against the project's targets")
     if source == "locomo":
         parts.append(
             "Targets: the best memory recipe beats the best retrieval over raw turns "

@@ -67,9 +67,9 @@ def test_eval_ragas_columns_come_from_each_probe():
 def test_ragas_and_evidence_recall_disagree_on_a_reworded_summary():
     """A summary that keeps every content word but not the sentence.
 
-    evidence_recall counts the evidence turn's content words in the context, so
-    it credits the summary in full; ragas's non-LLM recall compares the turn with
-    each context line by string similarity, so it credits nothing.
+    evidence_recall holds a turn when 80% of its content words are in the
+    context, so it credits the summary in full; ragas's non-LLM recall compares
+    the turn with each context line by string similarity, so it credits nothing.
     """
     from memlab_evals.scorers import evidence_recall
     from memlab_evals.scorers.base import ProbeCase

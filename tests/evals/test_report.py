@@ -21,7 +21,7 @@ def test_report_files_are_written_with_plots(tmp_path):
     assert "| 5 | adversarial | abstention |" in text  # the category mapping
     assert "corrections `none`" in text
     assert UNSCORED in text
-    assert "stale_answer_rate" in text and "## Against the issue's targets" in text
+    assert "stale_answer_rate" in text and "## Against the project's targets" in text
     assert "Every trap kind present: NO" in text  # the hand-built log has no traps
 
 

@@ -140,14 +140,25 @@ def test_empty_context_scores_zero_and_no_evidence_is_nan():
     )
 
 
-def test_evidence_recall_is_partial_and_survives_html_escaping():
-    p = probe(
-        "<memory>moved &amp; Gothenburg</memory>",
-        evidence_texts=["moved Gothenburg Volvo R&D"],
+def test_a_turn_is_held_at_80_percent_of_its_words_and_survives_html_escaping():
+    turn = "moved to Gothenburg for a Volvo R&D job"  # moved gothenburg volvo r job
+    four = "<data>moved &amp; Gothenburg, Volvo R&amp;D</data>"  # 4 of 5: held
+    three = "<data>moved to Gothenburg, Volvo</data>"  # 3 of 5: not held
+    assert evidence_recall.score(case(probe(four, evidence_texts=[turn]))) == 1.0
+    assert evidence_recall.score(case(probe(three, evidence_texts=[turn]))) == 0.0
+    overlap = evidence_recall.score_word_overlap(
+        case(probe(three, evidence_texts=[turn]))
     )
-    # content words: moved, gothenburg, volvo, r, d -> moved, gothenburg, r... 'r','d'
-    score = evidence_recall.score(case(p))
-    assert 0 < score < 1
+    assert math.isclose(overlap, 3 / 5)
+
+
+def test_evidence_recall_is_the_share_of_turns_held():
+    p = probe(
+        TURNS["m1"] + "\nWhere was it? Gothenburg.",
+        evidence=["m1", "m4"],
+        evidence_texts=[TURNS["m1"], TURNS["m4"]],
+    )
+    assert evidence_recall.score(case(p)) == 0.5
 
 
 @given(

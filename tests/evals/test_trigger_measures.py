@@ -73,7 +73,9 @@ def test_evidence_is_credited_to_the_tier_holding_most_of_it():
     assert shares["evidence_from_summary"] == 0.0
     assert sum(shares.values()) == pytest.approx(1.0)
     only = summary_only(ProbeCase(probe, None, "synthetic"))
-    assert only == pytest.approx((1 / 3 + 1) / 2)
+    # the summary holds a third of the first turn's words (not held) and all of
+    # the second's (held): one of two evidence turns
+    assert only == pytest.approx(0.5)
     bare = probe_record(evidence_texts=["x y"])
     assert math.isnan(summary_only(ProbeCase(bare, None, "synthetic")))
     assert all(math.isnan(v) for v in tier_shares(ProbeCase(bare, None, "s")).values())

@@ -35,6 +35,13 @@ SCORERS: tuple[Scorer, ...] = (
         evidence_recall.score,
     ),
     Scorer(
+        evidence_recall.WORD_OVERLAP,
+        evidence_recall.VERSION,
+        True,
+        "probe",
+        evidence_recall.score_word_overlap,
+    ),
+    Scorer(
         answer_recall.NAME, answer_recall.VERSION, True, "probe", answer_recall.score
     ),
     Scorer(fact_recall.NAME, fact_recall.VERSION, True, "probe", fact_recall.score),
@@ -146,6 +153,7 @@ COST_DIRECTIONS: dict[str, str] = {
     "llm_completion_tokens": "lower",
     "llm_cache_hits": "higher",
     "answer_failures": "lower",
+    "ragas_llm_failures": "lower",
     "extraction_rejected_rate": "lower",
 }
 

@@ -1,6 +1,7 @@
 """What compression itself kept, and which tier of memory the evidence came from.
 
-`summary_only_evidence_recall` scores the context built without the verbatim
+`summary_only_evidence_recall` (the share of evidence turns held, counted as
+`evidence_recall` counts them) scores the context built without the verbatim
 excerpts of compressed turns: the window, the running summary, episode and day
 summaries and the facts. The excerpt index keeps every compressed turn findable
 whatever the trigger did, so ordinary evidence recall barely tells triggers
@@ -16,12 +17,13 @@ from __future__ import annotations
 import math
 
 from memlab_evals.scorers.base import ProbeCase
+from memlab_evals.scorers.evidence_recall import turns_held
 from memlab_evals.scorers.text import content_words
 from memory_lab.context.tiers import TIERS
 
 SUMMARY_ONLY = "summary_only_evidence_recall"
 TIER_COLUMNS: dict[str, str] = {tier: f"evidence_from_{tier}" for tier in TIERS}
-VERSION = "1"
+VERSION = "2"
 
 
 def summary_only(case: ProbeCase) -> float:
@@ -29,13 +31,7 @@ def summary_only(case: ProbeCase) -> float:
     text = case.probe.summary_only_context
     if text is None:
         return math.nan
-    held = content_words(text)
-    shares = []
-    for evidence in case.probe.evidence_texts:
-        words = content_words(evidence)
-        if words:
-            shares.append(len(words & held) / len(words))
-    return sum(shares) / len(shares) if shares else math.nan
+    return turns_held(case.probe.evidence_texts, text)
 
 
 def tier_shares(case: ProbeCase) -> dict[str, float]:
