@@ -26,7 +26,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="small sizes (default)")
-    mode.add_argument("--full", action="store_true", help="the issue's sizes")
+    mode.add_argument(
+        "--full",
+        action="store_true",
+        help="the full sizes: 100k memories, 10,000-turn conversations and the "
+        "LoCoMo dev eval",
+    )
     mode.add_argument(
         "--faults",
         action="store_true",

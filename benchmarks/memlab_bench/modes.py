@@ -48,4 +48,4 @@ FULL = Mode(
     locomo_eval=True,
     burst_recipes=("A", "B", "C"),
 )
-"""The issue's sizes: 100k memories, 10,000-turn conversations, the LoCoMo dev eval."""
+"""The full sizes: 100k memories, 10,000-turn conversations, the LoCoMo dev eval."""

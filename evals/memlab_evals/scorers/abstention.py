@@ -2,7 +2,7 @@
 
 LoCoMo category 5: the question presumes something never said about the speaker it
 asks about; the context violates when it holds the adversarial answer at all (as the
-issue defines it: the reader is handed the tempting wrong answer).
+metric is defined: the reader is handed the tempting wrong answer).
 
 Synthetic abstention probes ask about a slot the user never filled, often after a
 trap (a friend's choice, a hypothetical) named a value. Raw trap turns in a window
