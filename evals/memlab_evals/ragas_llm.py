@@ -20,6 +20,7 @@ fails often, and a count beside the column says how much of it is missing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -39,8 +40,8 @@ def applies(probe: ProbeRecord) -> bool:
     )
 
 
-def _metrics(judge: Endpoint, options: CallOptions) -> dict[str, Any]:
-    """The ragas metric objects on an async client for the judge's endpoint."""
+def _metrics(judge: Endpoint, options: CallOptions) -> tuple[dict[str, Any], Any]:
+    """The ragas metric objects, and the async client they share to the judge."""
     load_ragas()
     from openai import AsyncOpenAI
 
@@ -56,10 +57,11 @@ def _metrics(judge: Endpoint, options: CallOptions) -> dict[str, Any]:
         max_retries=max(options.max_attempts - 1, 0),
     )
     llm = llm_factory(judge.model, client=client)
-    return {
+    metrics = {
         "faithfulness": Faithfulness(llm=llm),
         "answer_correctness": AnswerCorrectness(llm=llm, weights=[1.0, 0.0]),
     }
+    return metrics, client
 
 
 def _inputs(name: str, probe: ProbeRecord) -> dict[str, Any]:
@@ -76,6 +78,7 @@ def _inputs(name: str, probe: ProbeRecord) -> dict[str, Any]:
 async def _score_all(
     probes: list[ProbeRecord],
     metrics: dict[str, Any],
+    client: Any,
     connections: int,
     progress: Callable[[int, int], None] | None,
 ) -> list[tuple[dict[str, float], list[str]]]:
@@ -98,7 +101,12 @@ async def _score_all(
             progress(done, len(probes))
         return scores, failed
 
-    return await asyncio.gather(*(one(p) for p in probes))
+    try:
+        return await asyncio.gather(*(one(p) for p in probes))
+    finally:
+        # closed inside the loop: left to the garbage collector, its close
+        # runs after the loop has ended and fails noisily
+        await client.close()
 
 
 def with_ragas_llm(
@@ -112,17 +120,26 @@ def with_ragas_llm(
     if not chosen:
         return log
     options = options or CallOptions()
-    metrics = _metrics(judge, options)
+    metrics, client = _metrics(judge, options)
+    # instructor logs every reply that misses ragas's schema at ERROR; a small
+    # judge misses often, and the failures are counted in ragas_llm_failures.
+    quiet = logging.getLogger("instructor")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        results = asyncio.run(
-            _score_all(
-                [log.probes[i] for i in chosen],
-                metrics,
-                options.max_connections,
-                progress,
+        try:
+            results = asyncio.run(
+                _score_all(
+                    [log.probes[i] for i in chosen],
+                    metrics,
+                    client,
+                    options.max_connections,
+                    progress,
+                )
             )
-        )
+        finally:
+            quiet.setLevel(level)
     probes = list(log.probes)
     for index, (scores, failed) in zip(chosen, results, strict=True):
         probe = probes[index]
