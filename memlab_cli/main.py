@@ -25,7 +25,9 @@ from memlab_evals.judge_check import register as register_judge
 from memlab_evals.trigger_table import register as register_triggers
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
+from memlab_cli.owner_cmds import register as register_owner
 from memlab_cli.plugins import PLUGIN_COMMANDS, add_plugin_flag, load_requested
+from memlab_cli.purge_cmd import register as register_purge
 from memlab_cli.settings import Settings
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
@@ -263,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
         register_triggers,
         register_judge,
         register_bench,
+        register_owner,
+        register_purge,
     ):
         add(sub)
     for name in LLM_COMMANDS:

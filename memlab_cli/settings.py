@@ -18,6 +18,8 @@ them.
   for the episodes (`--store`, `--episodes-store`). Unset, both stay local files.
 - `MEMORY_LAB_LOCOMO`: the LoCoMo file `main` adds.
 - `MEMORY_LAB_NB_FULL`: notebooks run their full settings.
+- `MEMORY_LAB_PURGE_CRASH_AFTER`: test-only fault hook: `purge` SIGKILLs itself
+  after that tier (`memlab_cli.purge_cmd`).
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ class Settings(BaseSettings):
     runs: Path = Field(default=Path("runs"), description="Where eval runs live.")
     locomo: Path | None = Field(default=None, description="LoCoMo file for `main`.")
     nb_full: bool = Field(default=False, description="Notebooks run full settings.")
+    purge_crash_after: str | None = Field(
+        default=None, description="Test-only: purge kills itself after this tier."
+    )
     store: str | None = Field(
         default=None,
         description="postgresql:// URL of the transcript, facts, events and ledger.",

@@ -32,8 +32,13 @@ Map of the library:
   parse) and `llm/` (OpenAI-compatible: `brain`,
   `endpoint`, `breaker`, `extraction`, `grounding`); `prompts/`: one module per
   LLM task.
-- `stores/`: transcript, facts and events on SQLite; episodes on ChromaDB;
-  in-memory references.
+- `stores/`: transcript, facts and events on SQLite (or Postgres); episodes on
+  ChromaDB; in-memory references.
+- `jobs/`: the durable job ledger, its planning and the background worker.
+- `llm/`: the one chat client (cache, retries, usage) and the local server launcher.
+- `owner/`: what the memory's owner controls: `export` and `restore` (one
+  tenant as JSON lines, and back), `purge` (content removed for real, with a
+  tombstone, resumed after a kill).
 - `graph/`: the LangGraph state machine (state, deps, nodes, routing, build);
   `engine.MemoryEngine` drives it; `snapshot.MemorySnapshot` is the read model.
 

@@ -128,6 +128,12 @@ class MemoryEngine:
 
             if self.data_dir is not None:
                 self.data_dir.mkdir(parents=True, exist_ok=True)
+            if self.data_dir is not None and not self.stores.remote:
+                # A purge a killed process left half done is finished before
+                # any store is read.
+                from memory_lab.owner.resume import finish_purges_apart
+
+                finish_purges_apart(self.data_dir, self.embedder)
             # One database for the transcript, facts, events and ledger, so a
             # job's results and its completion (or a turn's jobs and its
             # watermarks) commit together.

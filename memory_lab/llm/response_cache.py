@@ -13,7 +13,8 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -112,3 +113,27 @@ class ResponseCache:
         """Forget every stored completion."""
         with self._connection() as db:
             db.execute("DELETE FROM responses")
+
+    def delete_matching(self, match: Callable[[dict[str, Any]], bool]) -> int:
+        """Delete every record `match` accepts, leaving no copy in the file.
+
+        For a purge: the freed bytes are overwritten (`secure_delete`) and the
+        WAL is copied back and emptied, so the text is gone from the disk, not
+        only from reads. Requests are stored as their hash alone, so a record is
+        recognised by its response. Returns how many were deleted.
+
+        Raises:
+            sqlite3.OperationalError: when other readers kept the WAL from being
+                emptied for several seconds; calling again finishes the job.
+        """
+        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
+            db.execute("PRAGMA secure_delete = ON")
+            rows = db.execute("SELECT key, record FROM responses")
+            doomed = [(key,) for key, record in rows if match(json.loads(record))]
+            with db:
+                db.executemany("DELETE FROM responses WHERE key = ?", doomed)
+            for _ in range(50):
+                if not db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
+                    return len(doomed)
+                time.sleep(0.1)
+        raise sqlite3.OperationalError(f"{self.path}: the WAL stayed in use")

@@ -305,6 +305,66 @@ class ChromaEpisodeStore:
             collection = self._collection(tenant, create=False)
             return collection.count() if collection is not None else 0
 
+    def drop(self, tenant: str) -> None:
+        """Delete the tenant's collection: every episode of it, vectors included.
+
+        How an import that failed after adding episodes takes them back; a
+        tenant with no collection is left as it is.
+        """
+        tenant = require_tenant(tenant)
+        with self._lock:
+            self._collections.pop(tenant, None)
+            name = self._collection_name(tenant)
+            try:
+                self._client.get_collection(name)
+            except Exception:  # noqa: BLE001 - chroma raises several types for "absent"
+                return
+            _retry_locked(lambda: self._client.delete_collection(name))
+
+    def remove(self, tenant: str, ids: Sequence[str]) -> int:
+        """Delete these episodes for good; returns how many were held.
+
+        Chroma's delete keeps the record in its operation log and the vector in
+        the HNSW files, so the tenant's collection is copied without them (stored
+        vectors are reused, nothing is embedded), dropped and made again. Only
+        the files of a dropped collection are left, for the caller to remove.
+        """
+        tenant = require_tenant(tenant)
+        doomed = {_key(tenant, i) for i in ids}
+        with self._lock:
+            collection = self._collection(tenant, create=False)
+            if collection is None or not doomed:
+                return 0
+            kept: dict[str, list] = {
+                "ids": [],
+                "embeddings": [],
+                "metadatas": [],
+                "documents": [],
+            }
+            offset, removed = 0, 0
+            include = ["embeddings", "metadatas", "documents"]
+            while True:
+                page = collection.get(include=include, limit=_PAGE, offset=offset)
+                for n, key in enumerate(page["ids"]):
+                    if key in doomed:
+                        removed += 1
+                        continue
+                    for part in kept:
+                        kept[part].append(key if part == "ids" else page[part][n])
+                if len(page["ids"]) < _PAGE:
+                    break
+                offset += _PAGE
+            if not removed:
+                return 0
+            self._collections.pop(tenant, None)
+            _retry_locked(lambda: self._client.delete_collection(collection.name))
+            if kept["ids"]:
+                fresh = self._collection(tenant, create=True)
+                step = self._client.get_max_batch_size()
+                for start in range(0, len(kept["ids"]), step):
+                    fresh.add(**{p: v[start : start + step] for p, v in kept.items()})
+        return removed
+
     @property
     def shared(self) -> bool:
         """Whether other processes' writes are seen without `reopen` (a server)."""

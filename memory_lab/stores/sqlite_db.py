@@ -48,6 +48,7 @@ class SqliteDatabase(JoinedTransactions):
         schema: Sequence[str],
         *,
         busy_timeout_ms: int = 30_000,
+        secure_delete: bool = False,
     ) -> None:
         """Open (creating if needed) the file and its tables.
 
@@ -55,6 +56,8 @@ class SqliteDatabase(JoinedTransactions):
             path: File path, or ":memory:" for a private database.
             schema: Idempotent DDL statements (`CREATE ... IF NOT EXISTS`).
             busy_timeout_ms: How long a writer waits for another's lock.
+            secure_delete: Overwrite deleted rows with zeros, so a purge leaves
+                no copy of them in free pages (SQLite otherwise only unlinks).
         """
         self.path = str(path)
         if self.path != MEMORY:
@@ -75,6 +78,8 @@ class SqliteDatabase(JoinedTransactions):
             # In WAL mode NORMAL stays consistent after a crash and avoids an
             # fsync per commit.
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            if secure_delete:
+                self._conn.execute("PRAGMA secure_delete = ON")
         self.ensure(schema)
 
     def ensure(self, schema: Sequence[str]) -> None:

@@ -1,0 +1,113 @@
+"""The purge's SQL: the deletes and rewrites the stores themselves never do.
+
+The stores keep rows (a fact is end-dated, a turn appended for good), and a
+contract test holds them to it; a purge is the one path that removes rows, so
+its statements live here, in the stores' portable SQL (`?` placeholders),
+inside the caller's transaction on the memory's database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import fields
+from typing import Any
+
+from memory_lab.jobs.ledger import ThreadMarks
+from memory_lab.types import Episode
+
+ROW_TABLES = {
+    "turns": "messages",
+    "facts": "facts",
+    "events": "events",
+    "episodes": "memory_episodes",
+}
+"""Tables whose rows a purge deletes one by one, by the kind of record they hold."""
+
+
+def delete_rows(conn: Any, kind: str, tenant: str, ids: Sequence[str]) -> int:
+    """Delete the tenant's rows of one kind by id; returns how many were held."""
+    table = ROW_TABLES[kind]
+    return sum(
+        conn.execute(
+            f"DELETE FROM {table} WHERE tenant = ? AND id = ?", (tenant, i)
+        ).rowcount
+        for i in dict.fromkeys(ids)
+    )
+
+
+def threads(conn: Any, tenant: str) -> list[str]:
+    """The tenant's threads that have watermarks."""
+    rows = conn.execute(
+        "SELECT thread FROM memory_threads WHERE tenant = ? ORDER BY thread",
+        (tenant,),
+    ).fetchall()
+    return [r["thread"] for r in rows]
+
+
+def replace_episodes(conn: Any, tenant: str, episodes: Sequence[Episode]) -> None:
+    """Overwrite committed episodes in place (their summaries were removed)."""
+    conn.executemany(
+        "UPDATE memory_episodes SET first_seq = ?, last_seq = ?, record = ?"
+        " WHERE tenant = ? AND id = ?",
+        [
+            (e.first_seq, e.last_seq, e.model_dump_json(), tenant, e.id)
+            for e in episodes
+        ],
+    )
+
+
+def rewind(conn: Any, tenant: str, upto: int) -> None:
+    """Bring the tenant's marks and jobs past `upto` (its newest turn left) back.
+
+    The transcript numbers a tenant's next turn after its newest one, so once
+    the newest turns are purged their seqs are given again. Marks past `upto`
+    would pass those new turns over as already decided or compressed, and job
+    rows past it would refuse their jobs as asked for twice.
+    """
+    names = [f.name for f in fields(ThreadMarks) if f.name.endswith("_upto")]
+    marks = ", ".join(f"{n} = CASE WHEN {n} > ? THEN ? ELSE {n} END" for n in names)
+    conn.execute(
+        f"UPDATE memory_threads SET {marks} WHERE tenant = ?",
+        (*[upto, upto] * len(names), tenant),
+    )
+    conn.execute(
+        "DELETE FROM memory_jobs WHERE tenant = ? AND first_seq > ?", (tenant, upto)
+    )
+    conn.execute(
+        "UPDATE memory_jobs SET last_seq = ? WHERE tenant = ?"
+        " AND status = 'pending' AND last_seq > ?",
+        (upto, tenant, upto),
+    )
+
+
+def clear_errors(conn: Any, tenant: str, seqs: Collection[int]) -> int:
+    """Drop the error text of jobs over any of `seqs`: it may quote those turns."""
+    failed = conn.execute(
+        "SELECT id, first_seq, last_seq FROM memory_jobs WHERE tenant = ?"
+        " AND error IS NOT NULL",
+        (tenant,),
+    ).fetchall()
+    hit = [
+        (tenant, r["id"])
+        for r in failed
+        if any(r["first_seq"] <= s <= r["last_seq"] for s in seqs)
+    ]
+    conn.executemany(
+        "UPDATE memory_jobs SET error = NULL WHERE tenant = ? AND id = ?", hit
+    )
+    return len(hit)
+
+
+def drop_tenant(conn: Any, tenant: str) -> int:
+    """Delete every row of the tenant in the database, tombstones excepted."""
+    return sum(
+        conn.execute(f"DELETE FROM {table} WHERE tenant = ?", (tenant,)).rowcount
+        for table in (
+            "messages",
+            "facts",
+            "events",
+            "memory_threads",
+            "memory_jobs",
+            "memory_episodes",
+        )
+    )

@@ -1,0 +1,153 @@
+"""The stores an engine keeps memory in, opened without an engine.
+
+Export and import must not start what an engine starts: a worker that would run
+owed jobs while the file is read or written, a brain, a graph. They open the
+same stores in the same places as `MemoryEngine` (one database, `memory.sqlite3`
+in the data folder or Postgres; the `episodes` and `periods` Chroma collections
+in `chroma/` or on a server), after finishing an interrupted purge as it does,
+and nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from memory_lab.errors import MemoryLabError
+from memory_lab.jobs.ledger import JobLedger
+from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
+from memory_lab.stores.sqlite_db import SqliteDatabase
+from memory_lab.stores.sqlite_events import SqliteEventLog
+from memory_lab.stores.sqlite_facts import SqliteFactStore
+from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
+
+if TYPE_CHECKING:
+    from memory_lab.embeddings import Embedder
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+DATABASE_FILE = "memory.sqlite3"
+CHROMA_FOLDER = "chroma"
+
+
+class NoMemoryError(MemoryLabError):
+    """The place named holds no memory at all."""
+
+
+@dataclass
+class Holdings:
+    """Every store of one data folder (or of servers), sharing one database."""
+
+    where: str
+    """The data folder and servers, for messages (never a password)."""
+    db: Any
+    """The `SqliteDatabase` or `PostgresDatabase` every SQL store writes through."""
+    transcript: SqliteTranscriptStore
+    facts: SqliteFactStore
+    events: SqliteEventLog
+    ledger: JobLedger
+    episodes: ChromaEpisodeStore | None
+    """The episode search index (the ledger holds the committed records)."""
+    periods: ChromaEpisodeStore | None
+    """Daily and weekly summaries (kept only here)."""
+
+    def close(self) -> None:
+        """Release every store."""
+        for store in (self.episodes, self.periods):
+            if store is not None:
+                store.close()
+        self.db.close()
+
+
+def open_holdings(
+    data_dir: Path | None,
+    spec: StoreSpec,
+    embedder: Embedder,
+    *,
+    create: bool,
+) -> Holdings:
+    """The stores of `data_dir` and the servers `spec` names.
+
+    Args:
+        data_dir: The data folder; may be None when `spec` puts both parts on
+            servers.
+        spec: Which parts live on servers.
+        embedder: The embedder the Chroma collections were built with.
+        create: Make what is missing (an import); without it, a folder with no
+            database raises and a missing Chroma folder reads as no episodes.
+
+    Raises:
+        NoMemoryError: without `create`, when there is no database to read.
+        MemoryLabError: when a part is local and no data folder is given.
+    """
+    if data_dir is None and not (spec.store and spec.episodes):
+        raise MemoryLabError(
+            "no data folder: pass --data DIR (or put both the store and the "
+            "episodes on servers)"
+        )
+    where = _described(data_dir, spec)
+    if data_dir is not None and not spec.remote:
+        # As an engine does: a purge a killed process left half done is finished
+        # first, so nothing it was removing is exported or counted.
+        from memory_lab.owner.purge import finish_purges
+
+        finish_purges(data_dir, embedder)
+    db = _open_database(data_dir, spec, create=create, where=where)
+    opened: list[ChromaEpisodeStore | None] = []
+    try:
+        stores = (SqliteTranscriptStore(db), SqliteFactStore(db), SqliteEventLog(db))
+        ledger = JobLedger(db)
+        for name in ("episodes", "periods"):
+            opened.append(_open_index(data_dir, spec, embedder, name, create))
+    except BaseException:
+        for index in opened:
+            if index is not None:
+                index.close()
+        db.close()
+        raise
+    return Holdings(where, db, *stores, ledger, *opened)
+
+
+def _open_database(
+    data_dir: Path | None, spec: StoreSpec, *, create: bool, where: str
+) -> Any:
+    if spec.store is not None:
+        from memory_lab.stores.postgres_db import PostgresDatabase
+
+        return PostgresDatabase(spec.store, spec.namespace)
+    assert data_dir is not None
+    path = data_dir / DATABASE_FILE
+    if not create and not path.is_file():
+        raise NoMemoryError(f"{where} holds no memory ({DATABASE_FILE} not found)")
+    return SqliteDatabase(path, ())
+
+
+def _open_index(
+    data_dir: Path | None,
+    spec: StoreSpec,
+    embedder: Embedder,
+    name: str,
+    create: bool,
+) -> ChromaEpisodeStore | None:
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+
+    if spec.episodes is not None:
+        collection = f"{namespace_key(spec.namespace)}.{name}"
+        return ChromaEpisodeStore(spec.episodes, embedder, collection=collection)
+    assert data_dir is not None
+    folder = data_dir / CHROMA_FOLDER
+    if not create and not folder.is_dir():
+        return None
+    return ChromaEpisodeStore(folder, embedder, collection=name)
+
+
+def _described(data_dir: Path | None, spec: StoreSpec) -> str:
+    parts = [str(data_dir)] if data_dir is not None else []
+    if spec.store is not None:
+        host = urlsplit(spec.store).hostname
+        parts.append(f"Postgres on {host} (namespace {spec.namespace})")
+    if spec.episodes is not None:
+        server = chroma_server(spec.episodes)
+        parts.append(f"Chroma on {server.host}:{server.port}")
+    return ", ".join(parts)

@@ -1,0 +1,166 @@
+"""What a purge is asked to remove, checked before anything is opened for writing.
+
+One fact (with its history), one chat (a session id), every turn before a date,
+or everything held about the tenant. A request the memory cannot honour (an
+unknown tenant, fact or chat, a date that is not one or has not come yet) is
+refused here, through a connection that only reads, so it changes no byte of
+the data folder.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memory_lab.errors import MemoryLabError
+from memory_lab.stores.sqlite_db import time_key
+
+
+class PurgeRequestError(MemoryLabError):
+    """A purge names something the memory does not hold, or no valid date."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """At most one of `fact`, `chat`, `before`; none means everything."""
+
+    fact: str | None = None
+    """A fact id: that fact's rows (its whole history) and the turns it came from."""
+    chat: str | None = None
+    """A chat session id: its turns and the facts stated in it."""
+    before: datetime | None = None
+    """Every turn stamped earlier than this instant."""
+
+    def __post_init__(self) -> None:
+        given = [v for v in (self.fact, self.chat, self.before) if v is not None]
+        if len(given) > 1:
+            raise PurgeRequestError("give at most one of --fact, --chat, --before")
+        if self.before is not None and self.before.tzinfo is None:
+            raise ValueError("naive datetimes cannot select turns")
+
+    @property
+    def everything(self) -> bool:
+        """Whether the whole tenant is purged."""
+        return self.fact is None and self.chat is None and self.before is None
+
+    def to_json(self) -> dict[str, Any]:
+        """The selection as the tombstone records it: ids or a date, no content."""
+        if self.fact is not None:
+            return {"fact": self.fact}
+        if self.chat is not None:
+            return {"chat": self.chat}
+        if self.before is not None:
+            return {"before": self.before.isoformat()}
+        return {"everything": True}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Selection:
+        """The selection `to_json` recorded."""
+        before = data.get("before")
+        return cls(
+            fact=data.get("fact"),
+            chat=data.get("chat"),
+            before=datetime.fromisoformat(before) if before else None,
+        )
+
+    def describe(self) -> str:
+        """A few words for a report line."""
+        if self.fact is not None:
+            return f"fact {self.fact}"
+        if self.chat is not None:
+            return f"chat {self.chat}"
+        if self.before is not None:
+            return f"turns before {self.before.isoformat()}"
+        return "everything"
+
+
+def parse_before(text: str, now: datetime) -> datetime:
+    """`YYYY-MM-DD` (midnight UTC) or an ISO date and time (UTC without offset).
+
+    Raises:
+        PurgeRequestError: for text that is not a date, or a date after `now`: a
+            purge of "everything before next year" is a purge of everything,
+            which is asked for by giving no selection.
+    """
+    try:
+        value = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise PurgeRequestError(
+            f"--before {text!r} is not a date (use YYYY-MM-DD or an ISO time)"
+        ) from None
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    if value > now:
+        raise PurgeRequestError(
+            f"--before {text} is in the future; to purge everything held about "
+            "the tenant, give no --fact, --chat or --before"
+        )
+    return value
+
+
+def check_request(database: Path, tenant: str, selection: Selection) -> None:
+    """Refuse a purge that selects nothing the database holds.
+
+    Raises:
+        PurgeRequestError: naming the missing folder, tenant, fact or chat, or
+            the date before which nothing is held.
+    """
+    if not database.is_file():
+        raise PurgeRequestError(
+            f"{database.parent}: no memory here (no {database.name})"
+        )
+    with closing(sqlite3.connect(database)) as conn:
+        tables = {
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+
+        def count(table: str, where: str = "", *params: object) -> int:
+            if table not in tables:
+                return 0
+            sql = f"SELECT COUNT(*) FROM {table} WHERE tenant = ?{where}"
+            return int(conn.execute(sql, (tenant, *params)).fetchone()[0])
+
+        if not any(count(t) for t in ("messages", "facts", "events", "memory_threads")):
+            raise PurgeRequestError(f"no memory is held for tenant {tenant!r}")
+        if selection.fact is not None and not count(
+            "facts", " AND id = ?", selection.fact
+        ):
+            raise PurgeRequestError(
+                f"no fact {selection.fact!r} is held for tenant {tenant!r}"
+            )
+        if selection.chat is not None and not (
+            count("messages", " AND session = ?", selection.chat)
+            or count("facts", " AND session = ?", selection.chat)
+        ):
+            raise PurgeRequestError(
+                f"no chat {selection.chat!r} is held for tenant {tenant!r}"
+            )
+        if selection.before is not None and not _held_before(
+            conn, tables, tenant, selection.before
+        ):
+            raise PurgeRequestError(
+                f"nothing is held for tenant {tenant!r} before "
+                f"{selection.before.isoformat()}"
+            )
+
+
+def _held_before(
+    conn: sqlite3.Connection, tables: set[str], tenant: str, before: datetime
+) -> bool:
+    if "facts" in tables:
+        found = conn.execute(
+            "SELECT 1 FROM facts WHERE tenant = ? AND created_key < ? LIMIT 1",
+            (tenant, time_key(before)),
+        ).fetchone()
+        if found:
+            return True
+    if "messages" not in tables:
+        return False
+    # Turns keep the offsets they were stamped with: compare instants, not text.
+    stamps = conn.execute("SELECT timestamp FROM messages WHERE tenant = ?", (tenant,))
+    return any(datetime.fromisoformat(s) < before for (s,) in stamps)

@@ -1,0 +1,122 @@
+"""SQL for what the stores offer no call for: rows read and written whole.
+
+The transcript hands out messages without their thread and appends with new
+seqs; the ledger has no list of a tenant's threads or jobs. An export must read
+those rows as they are and an import write them back as they were (the same
+seq, even where a purge left gaps), so this module does, in the stores' portable
+SQL (`?` placeholders), inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memory_lab.owner.records import JobRow, ThreadState, TranscriptRow
+from memory_lab.stores.sqlite_db import encode_time
+
+TENANT_TABLES = (
+    "messages",
+    "facts",
+    "events",
+    "memory_threads",
+    "memory_jobs",
+    "memory_episodes",
+)
+"""Every table with a row per tenant record."""
+
+_MESSAGE_COLUMNS = ("seq", "id", "thread", "session", "role", "content", "timestamp")
+_THREAD_COLUMNS = tuple(f for f in ThreadState.model_fields if f != "tenant")
+_JOB_COLUMNS = tuple(f for f in JobRow.model_fields if f != "tenant")
+
+
+def held_rows(conn: Any, tenant: str) -> dict[str, int]:
+    """How many rows of the tenant each table holds (those holding any)."""
+    counts = {
+        table: int(
+            conn.execute(
+                f"SELECT COUNT(*) FROM {table} WHERE tenant = ?", (tenant,)
+            ).fetchone()[0]
+        )
+        for table in TENANT_TABLES
+    }
+    return {table: n for table, n in counts.items() if n}
+
+
+def read_messages(conn: Any, tenant: str) -> list[TranscriptRow]:
+    """Every message of the tenant, with its thread, in seq order."""
+    columns = ", ".join((*_MESSAGE_COLUMNS, "speaker"))
+    rows = conn.execute(
+        f"SELECT {columns} FROM messages WHERE tenant = ? ORDER BY seq", (tenant,)
+    ).fetchall()
+    return [TranscriptRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def write_messages(conn: Any, tenant: str, messages: Sequence[TranscriptRow]) -> None:
+    """Insert messages with their own seqs and threads."""
+    columns = (*_MESSAGE_COLUMNS, "speaker")
+    conn.executemany(
+        f"INSERT INTO messages (tenant, {', '.join(columns)})"
+        f" VALUES ({', '.join('?' * (len(columns) + 1))})",
+        [
+            (
+                tenant,
+                m.seq,
+                m.id,
+                m.thread,
+                m.session,
+                m.role,
+                m.content,
+                encode_time(m.timestamp),
+                m.speaker,
+            )
+            for m in messages
+        ],
+    )
+
+
+def read_threads(conn: Any, tenant: str) -> list[ThreadState]:
+    """Every thread's watermarks and running summary, by thread name."""
+    rows = conn.execute(
+        f"SELECT {', '.join(_THREAD_COLUMNS)} FROM memory_threads"
+        " WHERE tenant = ? ORDER BY thread",
+        (tenant,),
+    ).fetchall()
+    return [ThreadState.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def write_threads(conn: Any, tenant: str, threads: Sequence[ThreadState]) -> None:
+    """Insert thread states."""
+    conn.executemany(
+        f"INSERT INTO memory_threads (tenant, {', '.join(_THREAD_COLUMNS)})"
+        f" VALUES ({', '.join('?' * (len(_THREAD_COLUMNS) + 1))})",
+        [(tenant, *(getattr(t, c) for c in _THREAD_COLUMNS)) for t in threads],
+    )
+
+
+def read_jobs(conn: Any, tenant: str) -> list[JobRow]:
+    """Every job of the tenant in the order it was recorded."""
+    rows = conn.execute(
+        f"SELECT {', '.join(_JOB_COLUMNS)} FROM memory_jobs"
+        " WHERE tenant = ? ORDER BY id",
+        (tenant,),
+    ).fetchall()
+    return [JobRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def write_jobs(conn: Any, tenant: str, jobs: Sequence[JobRow]) -> None:
+    """Insert jobs in order; the database numbers them."""
+    rows = [
+        tuple(
+            encode_time(j.asked_at) if c == "asked_at" else getattr(j, c)
+            for c in _JOB_COLUMNS
+        )
+        for j in jobs
+    ]
+    # One by one, so the numbers follow the file's order on every database.
+    for row in rows:
+        conn.execute(
+            f"INSERT INTO memory_jobs (tenant, {', '.join(_JOB_COLUMNS)})"
+            f" VALUES ({', '.join('?' * (len(_JOB_COLUMNS) + 1))})",
+            (tenant, *row),
+        )
