@@ -29,6 +29,7 @@ from memlab_cli.owner_cmds import register as register_owner
 from memlab_cli.plugins import PLUGIN_COMMANDS, add_plugin_flag, load_requested
 from memlab_cli.purge_cmd import register as register_purge
 from memlab_cli.settings import Settings
+from memlab_cli.store_flags import add_store_flags
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
 
@@ -36,25 +37,6 @@ LLM_COMMANDS = ("replay", "eval", "bench", "main")
 """Sub-commands that build memories, so take `--brain` and the endpoint flags."""
 STORE_COMMANDS = ("replay", "eval", "app")
 """Sub-commands that take `--store` and `--episodes-store`."""
-
-
-def add_store_flags(p: argparse.ArgumentParser) -> None:
-    """`--store` and `--episodes-store`: memory on servers instead of local files."""
-    g = p.add_argument_group(
-        "stores", "where memory lives (default: local files in the data folder)"
-    )
-    g.add_argument(
-        "--store",
-        metavar="URL",
-        help="postgresql://user@host:port/db for the transcript, facts, events "
-        "and job ledger (env MEMORY_LAB_STORE)",
-    )
-    g.add_argument(
-        "--episodes-store",
-        metavar="URL",
-        help="http://host:port of a Chroma server for the episodes "
-        "(env MEMORY_LAB_EPISODES_STORE)",
-    )
 
 
 def _add_replay(sub: argparse._SubParsersAction) -> None:

@@ -11,6 +11,7 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memlab_cli.store_flags import add_store_flags
 from memory_lab.owner.holdings import Holdings, NoMemoryError, open_holdings
 from memory_lab.owner.records import TenantExport
 
@@ -55,21 +56,7 @@ def _add_place_flags(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the data folder (default: $MEMORY_LAB_DATA)",
     )
-    g = p.add_argument_group(
-        "stores", "where memory lives (default: local files in the data folder)"
-    )
-    g.add_argument(
-        "--store",
-        metavar="URL",
-        help="postgresql://user@host:port/db for the transcript, facts, events "
-        "and job ledger (env MEMORY_LAB_STORE)",
-    )
-    g.add_argument(
-        "--episodes-store",
-        metavar="URL",
-        help="http://host:port of a Chroma server for the episodes "
-        "(env MEMORY_LAB_EPISODES_STORE)",
-    )
+    add_store_flags(p)
 
 
 def _open(args: argparse.Namespace, *, create: bool) -> Holdings:

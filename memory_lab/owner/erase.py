@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 from memory_lab.jobs.ledger import ThreadMarks
+from memory_lab.owner.tables import TENANT_TABLES
 from memory_lab.types import Episode
 
 ROW_TABLES = {
@@ -102,12 +103,5 @@ def drop_tenant(conn: Any, tenant: str) -> int:
     """Delete every row of the tenant in the database, tombstones excepted."""
     return sum(
         conn.execute(f"DELETE FROM {table} WHERE tenant = ?", (tenant,)).rowcount
-        for table in (
-            "messages",
-            "facts",
-            "events",
-            "memory_threads",
-            "memory_jobs",
-            "memory_episodes",
-        )
+        for table in TENANT_TABLES
     )

@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from memlab_evals.log import ProbeRecord
 from memlab_evals.scorers import ProbeCase, evidence_recall
+
+from tests.helpers import probe_record
 
 VOCABULARY = (
     "caroline melanie trip paris museum painting kids school summer camping lake "
@@ -40,22 +41,11 @@ def planted(seed: int) -> tuple[list[str], list[tuple[int, ...]]]:
 
 
 def _case(turns: list[str], evidence: tuple[int, ...], context: str) -> ProbeCase:
-    record = ProbeRecord(
+    record = probe_record(
         system="window",
-        conversation="c1",
-        probe_id="p",
-        category=1,
-        kind="recall",
-        question="q",
-        answer="a",
         evidence=[f"t{i}" for i in evidence],
         evidence_texts=[turns[i] for i in evidence],
-        after_turn=f"t{TURNS - 1}",
         context=context,
-        context_tokens=1,
-        history_tokens=1,
-        stored_tokens=1,
-        retrieve_ms=0.0,
     )
     return ProbeCase(record, None, "locomo")
 
