@@ -21,6 +21,7 @@ TENANTS = ("alpha", "beta", "gamma")
 CONFIG = MemoryConfig(
     recipe=recipe("A(a_max_messages=4,a_keep_last=1)")
 )
+KEY_CATEGORY = {"city": "identity", "drink": "preference", "job": "decision"}
 WORDS = st.sampled_from(["tea", "oslo", "project", "budget", "nurse", "jazz", "k3"])
 
 
@@ -71,7 +72,10 @@ class TenantIsolation(RuleBasedStateMachine):
         self.engine.facts.write(
             tenant,
             FactCandidate(
-                category="preference",
+                # One category per key: the tenant marker makes every value
+                # look alike, and meaning dedup would otherwise (rightly, by its
+                # rule) fold "job: tea" into "drink: nurse" of the same category.
+                category=KEY_CATEGORY[key],
                 key=key,
                 value=value,
                 source="explicit",
