@@ -44,6 +44,8 @@ def test_a_failing_round_is_recorded_with_its_seed_and_replay(tmp_path):
     assert all(r["returncode"] != 0 for r in records)
     assert all(any("test_order_sensitive" in t for t in r["failed"]) for r in records)
     assert "--randomly-seed=41" in records[0]["replay"]
+    assert "--hypothesis-seed=41" in records[0]["replay"]
+    assert records[0]["replay"].startswith("MEMORY_LAB_HYPOTHESIS_PROFILE=explore ")
     assert "replay round 1:" in done.stdout and "0 of 2 rounds passed" in done.stdout
     assert (out / "round-01.log").exists()
 
@@ -60,3 +62,9 @@ def test_a_passing_suite_passes_and_bad_rounds_are_refused(tmp_path):
     assert "1 of 1 rounds passed" in done.stdout
     refused = _soak("--rounds", "0", str(suite))
     assert refused.returncode == 2 and "--rounds must be at least 1" in refused.stderr
+
+
+def test_the_test_command_draws_the_same_hypothesis_examples_every_run():
+    from hypothesis import settings
+
+    assert settings.default.derandomize is True
