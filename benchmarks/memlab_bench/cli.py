@@ -9,7 +9,7 @@ import os
 import time
 from pathlib import Path
 
-from memlab_bench.modes import FULL, QUICK, Mode
+from memlab_bench.modes import MODES, Mode
 from memory_lab.config import LLMSettings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +31,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="the full sizes: 100k memories, 10,000-turn conversations and the "
         "LoCoMo dev eval",
+    )
+    mode.add_argument(
+        "--growth",
+        action="store_true",
+        help="only the full run's growth stage: context latency (p50, p95) from "
+        "100 to 10,000 turns, with its plot (writes bench-growth.*)",
+    )
+    mode.add_argument(
+        "--scale",
+        action="store_true",
+        help="only the full run's 100k stage: retrieval and assembly at 1k, 10k "
+        "and 100k memories (writes bench-scale.*)",
     )
     mode.add_argument(
         "--faults",
@@ -113,7 +125,15 @@ def run(args: argparse.Namespace) -> int:
         return _run_ingest_scaling(args.out, args.seed)
     if args.faults:
         return run_fault_bench(args)
-    mode = FULL if args.full else QUICK
+    mode = MODES[
+        "full"
+        if args.full
+        else "growth"
+        if args.growth
+        else "scale"
+        if args.scale
+        else "quick"
+    ]
     models = getattr(args, "models", None)
     results = measure(mode, args.seed, args.out, llm=models.llm if models else None)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -122,6 +142,11 @@ def run(args: argparse.Namespace) -> int:
     from memlab_bench.report import markdown
 
     stem.with_suffix(".md").write_text(markdown(results) + "\n")
+    if results.get("growth"):
+        from memlab_bench.growth_plot import plot_growth
+        from memlab_bench.report import GROWTH_PLOT
+
+        plot_growth(results["growth"], args.out / GROWTH_PLOT.format(mode=mode.name))
     _print_summary(results, stem)
     return 0
 
@@ -234,8 +259,14 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     distinct = dict.fromkeys(m.content for m in conv.turns if len(m.content) > 20)
     pool = list(distinct)[: mode.retrieval_pool]
     growth_systems = [*mode.recipes, *mode.growth_baselines]
-    stages = len(mode.recipes) + len(mode.baselines) + len(mode.retrieval_sizes)
-    stages += len(growth_systems) + int(mode.locomo_eval) + len(mode.burst_recipes)
+    steps = {
+        "ingest": len(mode.recipes) + len(mode.baselines),
+        "burst": len(mode.burst_recipes),
+        "retrieval": len(mode.retrieval_sizes),
+        "growth": len(growth_systems),
+        "locomo_eval": 1,
+    }
+    stages = sum(steps[s] for s in mode.stages)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
     if llm is not None:
         results["brain"] = f"llm:{llm.model}"
@@ -269,46 +300,52 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             took[stage] = round(time.perf_counter() - mark, 1)
             mark = time.perf_counter()
 
-        results["ingest"] = run_ingest(
-            mode.recipes,
-            mode.baselines,
-            turns[: mode.ingest_turns],
-            tenant,
-            advance,
-            llm=llm,
-        )
-        rss["ingest"] = peak_rss_mb()
-        lap("ingest")
-        from memlab_bench.burst import run_burst
+        if "ingest" in mode.stages:
+            results["ingest"] = run_ingest(
+                mode.recipes,
+                mode.baselines,
+                turns[: mode.ingest_turns],
+                tenant,
+                advance,
+                llm=llm,
+            )
+            rss["ingest"] = peak_rss_mb()
+            lap("ingest")
+        if "burst" in mode.stages:
+            from memlab_bench.burst import run_burst
 
-        results["burst"] = []
-        for spec in mode.burst_recipes:
-            advance(f"burst {spec}")
-            results["burst"].append(run_burst(spec, conv.turns[: mode.burst_messages]))
-        lap("burst")
-        results["retrieval"] = run_retrieval(
-            mode.retrieval_sizes,
-            pool,
-            (questions * mode.retrieval_queries)[: mode.retrieval_queries],
-            turns[0].timestamp,
-            advance,
-        )
-        rss["retrieval"] = peak_rss_mb()
-        lap("retrieval")
-        results["growth"] = run_growth(
-            growth_systems,
-            turns,
-            tenant,
-            mode.growth_checkpoints,
-            questions,
-            mode.budget,
-            begin_turns,
-            lambda: progress.advance(turns_task),
-        )
-        rss["growth"] = peak_rss_mb()
-        lap("growth")
-        progress.update(turns_task, visible=False)
-        if mode.locomo_eval:
+            results["burst"] = []
+            for spec in mode.burst_recipes:
+                advance(f"burst {spec}")
+                results["burst"].append(
+                    run_burst(spec, conv.turns[: mode.burst_messages])
+                )
+            lap("burst")
+        if "retrieval" in mode.stages:
+            results["retrieval"] = run_retrieval(
+                mode.retrieval_sizes,
+                pool,
+                (questions * mode.retrieval_queries)[: mode.retrieval_queries],
+                turns[0].timestamp,
+                advance,
+            )
+            rss["retrieval"] = peak_rss_mb()
+            lap("retrieval")
+        if "growth" in mode.stages:
+            results["growth"] = run_growth(
+                growth_systems,
+                turns,
+                tenant,
+                mode.growth_checkpoints,
+                questions,
+                mode.budget,
+                begin_turns,
+                lambda: progress.advance(turns_task),
+            )
+            rss["growth"] = peak_rss_mb()
+            lap("growth")
+            progress.update(turns_task, visible=False)
+        if "locomo_eval" in mode.stages:
             from memlab_bench.locomo import time_locomo_eval
 
             advance("LoCoMo dev eval")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+STAGES = ("ingest", "burst", "retrieval", "growth", "locomo_eval")
+"""Every stage of a full run, in the order it runs."""
 
 
 @dataclass(frozen=True)
@@ -10,6 +13,7 @@ class Mode:
     """How much each benchmark does."""
 
     name: str
+    stages: tuple[str, ...] = STAGES[:4]
     recipes: tuple[str, ...] = ("A", "B", "C")
     baselines: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed")
     growth_baselines: tuple[str, ...] = ("full", "window", "rag-bm25")
@@ -21,7 +25,6 @@ class Mode:
     growth_checkpoints: tuple[int, ...] = (100, 200, 400)
     questions: int = 4
     budget: int = 1500
-    locomo_eval: bool = False
     burst_recipes: tuple[str, ...] = ("A",)
     burst_messages: int = 1_000
 
@@ -45,7 +48,15 @@ FULL = Mode(
     retrieval_queries=30,
     growth_checkpoints=(100, 1_000, 3_000, 10_000),
     questions=5,
-    locomo_eval=True,
+    stages=STAGES,
     burst_recipes=("A", "B", "C"),
 )
 """The full sizes: 100k memories, 10,000-turn conversations, the LoCoMo dev eval."""
+
+GROWTH = replace(FULL, name="growth", stages=("growth",))
+"""The full run's growth stage alone: context latency from 100 to 10,000 turns."""
+
+SCALE = replace(FULL, name="scale", stages=("retrieval",))
+"""The full run's 100k stage alone: retrieval and assembly at 1k, 10k, 100k."""
+
+MODES = {m.name: m for m in (QUICK, FULL, GROWTH, SCALE)}

@@ -14,7 +14,7 @@ def _is_recipe(name: str) -> bool:
 def targets(results: dict) -> list[dict]:
     """Each speed and scale target with the measured value and whether it was met."""
     out = []
-    sizes = results["retrieval"]["sizes"]
+    sizes = results["retrieval"]["sizes"] if "retrieval" in results else []
     biggest = max(sizes, key=lambda r: r["episodes"]) if sizes else None
     if biggest:
         p95 = biggest["retrieval_and_assembly"]["p95_ms"]
@@ -42,7 +42,7 @@ def targets(results: dict) -> list[dict]:
                 else None,
             }
         )
-    recipes = [r for r in results["ingest"] if _is_recipe(r["system"])]
+    recipes = [r for r in results.get("ingest", []) if _is_recipe(r["system"])]
     if recipes:
         ratios = [r["compression_vs_turn"] for r in recipes]
         out.append(
@@ -71,8 +71,9 @@ def targets(results: dict) -> list[dict]:
                 "met": worst["total"]["p95_ms"] <= 25,
             }
         )
-    growth = [g for g in results["growth"] if _is_recipe(g["system"])]
+    growth = [g for g in results.get("growth", []) if _is_recipe(g["system"])]
     if growth:
+        out.append(_latency_target(growth))
         first = growth[0]["points"][0]["turns"]
         last = growth[0]["points"][-1]["turns"]
         out.append(
@@ -101,11 +102,29 @@ def targets(results: dict) -> list[dict]:
     return out
 
 
+def _latency_target(growth: list[dict]) -> dict:
+    """Context build p50 at the longest checkpoint against the shortest, per recipe."""
+    first = growth[0]["points"][0]["turns"]
+    last = growth[0]["points"][-1]["turns"]
+    growths = {
+        g["system"]: g["points"][-1]["context_latency"]["p50_ms"]
+        / g["points"][0]["context_latency"]["p50_ms"]
+        for g in growth
+    }
+    return {
+        "target": f"context build p50 at {last:,} turns <= 1.25x at {first:,}",
+        "measured": ", ".join(f"{name} {x:.2f}x" for name, x in growths.items()),
+        "met": all(x <= 1.25 for x in growths.values())
+        if first <= 100 and last >= 10_000
+        else None,
+    }
+
+
 def ratios(results: dict) -> dict:
     """Recipes against each baseline: ingest p50, context and stored tokens."""
     out: dict[str, dict] = {"ingest_p50": {}, "context_tokens": {}, "stored_tokens": {}}
-    ingest = {r["system"]: r["total"]["p50_ms"] for r in results["ingest"]}
-    growth = {g["system"]: g["points"][-1] for g in results["growth"]}
+    ingest = {r["system"]: r["total"]["p50_ms"] for r in results.get("ingest", [])}
+    growth = {g["system"]: g["points"][-1] for g in results.get("growth", [])}
     for recipe in (s for s in ingest if _is_recipe(s)):
         out["ingest_p50"][recipe] = {
             b: round(ingest[recipe] / ingest[b], 1)
@@ -189,52 +208,9 @@ def markdown(results: dict) -> str:
                 for t in results["targets"]
             ],
         ),
-        "## Ingest per turn (ms)",
-        "",
-        "Memory recipes on SQLite + Chroma in a temporary folder, "
-        f"{brain_label(results)}, local MiniLM embeddings"
-        f"{BURST_NOTE if 'brain' in results else ''}"
-        ". Compression and extraction run in the engine's "
-        "background worker, so a turn where a trigger fires only records a job; "
-        "`turn` is the turns where no trigger fired, `compression turn` those where "
-        "one did (p50 / p95 / max), and the ratio is the compression turns' p95 "
-        "and max over the ordinary turns' p95 (target <= 1.5). Background jobs: "
-        "p50 / p95 per job. Baselines: all turns.",
-        "",
     ]
-    rows = []
-    for r in results["ingest"]:
-        t = r["total"]
-        if "turn_ms" not in r:
-            rows.append([r["system"], r["turns"], _triple(t), "", "", "", "", ""])
-            continue
-        c = r["compression_vs_turn"]
-        bg = r["background_ms"]
-        rows.append(
-            [
-                r["system"],
-                r["turns"],
-                _ms3(r["turn_ms"]),
-                _ms3(r["compression_turn_ms"]),
-                f"{c['p95']}x / {c['max']}x" if c["p95"] is not None else "",
-                _pair(r["parts"]["trigger_check"]),
-                _pair(bg["compress_job"]) if bg["compress_job"]["n"] else "",
-                _pair(bg["extract_job"]) if bg["extract_job"]["n"] else "",
-            ]
-        )
-    lines += _table(
-        [
-            "system",
-            "turns",
-            "turn",
-            "compression turn",
-            "ratio p95 / max",
-            "trigger check",
-            "compress job",
-            "extract job",
-        ],
-        rows,
-    )
+    if "ingest" in results:
+        lines += _ingest_lines(results)
     burst = results.get("burst") or []
     if burst:
         lines += [
@@ -275,9 +251,79 @@ def markdown(results: dict) -> str:
                 for b in burst
             ],
         )
-    r = results["retrieval"]
-    lines += ["## Retrieval and assembly (ms)", "", f"Note: {r['vectors']}.", ""]
-    lines += _table(
+    if "retrieval" in results:
+        lines += _retrieval_lines(results["retrieval"])
+    if results.get("growth"):
+        lines += _growth_lines(results["growth"], results["mode"])
+    if results["ratios"]["context_tokens"]:
+        lines += _ratio_lines(results["ratios"])
+    loc = results.get("locomo_eval")
+    if loc:
+        lines += [
+            "## LoCoMo dev eval",
+            "",
+            f"`{loc['command']}`: "
+            + (
+                f"{loc['seconds']} s" if not loc["error"] else f"failed: {loc['error']}"
+            ),
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _ingest_lines(results: dict) -> list[str]:
+    lines = [
+        "## Ingest per turn (ms)",
+        "",
+        "Memory recipes on SQLite + Chroma in a temporary folder, "
+        f"{brain_label(results)}, local MiniLM embeddings"
+        f"{BURST_NOTE if 'brain' in results else ''}"
+        ". Compression and extraction run in the engine's "
+        "background worker, so a turn where a trigger fires only records a job; "
+        "`turn` is the turns where no trigger fired, `compression turn` those where "
+        "one did (p50 / p95 / max), and the ratio is the compression turns' p95 "
+        "and max over the ordinary turns' p95 (target <= 1.5). Background jobs: "
+        "p50 / p95 per job. Baselines: all turns.",
+        "",
+    ]
+    rows = []
+    for r in results["ingest"]:
+        t = r["total"]
+        if "turn_ms" not in r:
+            rows.append([r["system"], r["turns"], _triple(t), "", "", "", "", ""])
+            continue
+        c = r["compression_vs_turn"]
+        bg = r["background_ms"]
+        rows.append(
+            [
+                r["system"],
+                r["turns"],
+                _ms3(r["turn_ms"]),
+                _ms3(r["compression_turn_ms"]),
+                f"{c['p95']}x / {c['max']}x" if c["p95"] is not None else "",
+                _pair(r["parts"]["trigger_check"]),
+                _pair(bg["compress_job"]) if bg["compress_job"]["n"] else "",
+                _pair(bg["extract_job"]) if bg["extract_job"]["n"] else "",
+            ]
+        )
+    return lines + _table(
+        [
+            "system",
+            "turns",
+            "turn",
+            "compression turn",
+            "ratio p95 / max",
+            "trigger check",
+            "compress job",
+            "extract job",
+        ],
+        rows,
+    )
+
+
+def _retrieval_lines(r: dict) -> list[str]:
+    lines = ["## Retrieval and assembly (ms)", "", f"Note: {r['vectors']}.", ""]
+    return lines + _table(
         [
             "episodes",
             "facts",
@@ -300,12 +346,15 @@ def markdown(results: dict) -> str:
             for s in r["sizes"]
         ],
     )
-    checkpoints = (
-        [p["turns"] for p in results["growth"][0]["points"]]
-        if results["growth"]
-        else []
-    )
-    lines += ["## Context tokens per request as the conversation grows", ""]
+
+
+GROWTH_PLOT = "bench-{mode}-growth.png"
+"""The latency plot beside a report that has a growth stage."""
+
+
+def _growth_lines(growth: list[dict], mode: str) -> list[str]:
+    checkpoints = [p["turns"] for p in growth[0]["points"]]
+    lines = ["## Context tokens per request as the conversation grows", ""]
     lines += _table(
         ["system", *[f"{c:,} turns" for c in checkpoints], "change"],
         [
@@ -314,27 +363,36 @@ def markdown(results: dict) -> str:
                 *[p["context_tokens_mean"] for p in g["points"]],
                 f"{g['context_change']:+.1%}",
             ]
-            for g in results["growth"]
+            for g in growth
         ],
     )
     lines += ["## Memory stored (tokens) as the conversation grows", ""]
     lines += _table(
         ["system", *[f"{c:,} turns" for c in checkpoints]],
-        [
-            [g["system"], *[p["stored_tokens"] for p in g["points"]]]
-            for g in results["growth"]
-        ],
+        [[g["system"], *[p["stored_tokens"] for p in g["points"]]] for g in growth],
     )
-    lines += ["## Context latency as the conversation grows (p50 ms)", ""]
+    lines += [
+        "## Context latency as the conversation grows (p50 / p95 ms)",
+        "",
+        "Building one context at each checkpoint, after the memory work owed was "
+        "finished (`drain` in the JSON: the backlog the worker had left, since "
+        "the turns are fed faster than any chat).",
+        "",
+        f"![context latency against turns]({GROWTH_PLOT.format(mode=mode)})",
+        "",
+    ]
     lines += _table(
         ["system", *[f"{c:,} turns" for c in checkpoints]],
         [
-            [g["system"], *[p["context_latency"]["p50_ms"] for p in g["points"]]]
-            for g in results["growth"]
+            [g["system"], *[_pair(p["context_latency"]) for p in g["points"]]]
+            for g in growth
         ],
     )
-    rat = results["ratios"]
-    lines += [
+    return lines
+
+
+def _ratio_lines(rat: dict) -> list[str]:
+    lines = [
         "## Ratios against the baselines",
         "",
         "recipe / baseline: ingest p50, context tokens and stored tokens at the "
@@ -353,18 +411,6 @@ def markdown(results: dict) -> str:
                     rat["stored_tokens"][recipe].get(b),
                 ]
             )
-    lines += _table(
+    return lines + _table(
         ["recipe", "baseline", "ingest p50", "context tokens", "stored tokens"], rows
     )
-    loc = results.get("locomo_eval")
-    if loc:
-        lines += [
-            "## LoCoMo dev eval",
-            "",
-            f"`{loc['command']}`: "
-            + (
-                f"{loc['seconds']} s" if not loc["error"] else f"failed: {loc['error']}"
-            ),
-            "",
-        ]
-    return "\n".join(lines)
