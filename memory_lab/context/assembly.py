@@ -7,9 +7,11 @@ that contains the delimiter cannot close the block and pose as instructions.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import heapq
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import pairwise
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.context.dates import dated
@@ -135,7 +137,7 @@ def _memory_line(m: Message) -> str:
 
 
 def _fill(
-    lines: Sequence[str],
+    lines: Iterable[str],
     budget: int,
     counter: TokenCounter,
     scan: AssemblyConfig,
@@ -327,6 +329,71 @@ def _asked_facts(
     ]
 
 
+class _Offered:
+    """Excerpts and competing facts in one ranking, each line made when first read.
+
+    The ranking holds every turn of the history, but assembly reads only the
+    best until the budget is spent, so building and formatting all of them
+    would make a context cost more as the conversation grows. Items are merged
+    best score first, a fact before a turn with the same score (it is the
+    shorter line), turns in the order given among equal scores.
+    """
+
+    def __init__(
+        self,
+        excerpts: Sequence[tuple[Message, float]],
+        shown: set[str],
+        facts: Sequence[tuple[float, str, str]],
+    ) -> None:
+        turns: Iterable[tuple[float, int, Message]] = (
+            (score, 1, m) for m, score in excerpts if m.id not in shown
+        )
+        if any(a[1] < b[1] for a, b in pairwise(excerpts)):
+            turns = sorted(turns, key=lambda o: -o[0])  # not given best first
+        ranked_facts = sorted(
+            ((score, 0, fact_id, line) for score, line, fact_id in facts),
+            key=lambda o: -o[0],
+        )
+        self._merged: Iterator[tuple] = heapq.merge(
+            ranked_facts, turns, key=lambda o: (-o[0], o[1])
+        )
+        self.items: list[Message | str] = []
+        self.lines = _LazyLines(self)
+
+    def pull(self, upto: int) -> bool:
+        """Make items up to index `upto`; False when the ranking ends before it."""
+        while len(self.items) <= upto:
+            item = next(self._merged, None)
+            if item is None:
+                return False
+            if item[1] == 0:
+                self.items.append(item[2])
+                self.lines.made.append(item[3])
+            else:
+                self.items.append(item[2])
+                self.lines.made.append(_excerpt_line(item[2]))
+        return True
+
+
+class _LazyLines:
+    """The offered lines as a sequence that formats each line when first read."""
+
+    def __init__(self, offered: _Offered) -> None:
+        self._offered = offered
+        self.made: list[str] = []
+
+    def __getitem__(self, i: int) -> str:
+        if not self._offered.pull(i):
+            raise IndexError(i)
+        return self.made[i]
+
+    def __iter__(self) -> Iterator[str]:
+        i = 0
+        while self._offered.pull(i):
+            yield self.made[i]
+            i += 1
+
+
 def _episodes_block(
     data: AssemblyInput,
     room: int,
@@ -354,29 +421,22 @@ def _episodes_block(
     ]
     room -= period_used
     episodes = [ep for ep, _ in data.episodes]
-    offered: list[tuple[float, int, str, Message | str]] = [
-        (score, 1, _excerpt_line(m), m)
-        for m, score in data.excerpts
-        if m.id not in shown
-    ]
-    offered += [(score, 0, line, fact_id) for score, line, fact_id in facts]
-    offered.sort(key=lambda o: (-o[0], o[1]))
-    ex_lines = [line for _, _, line, _ in offered]
+    offered = _Offered(data.excerpts, shown, facts)
+    ex_lines = offered.lines
     ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
     ep_lines = [_episode_line(ep) for ep in episodes]
     ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter, scan)
     taken = set(ex_idx)
     more, _ = _fill(
-        [ex_lines[i] if i not in taken else "" for i in range(len(ex_lines))],
+        ("" if i in taken else line for i, line in enumerate(ex_lines)),
         room - ex_used - ep_used,
         counter,
         scan,
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
-    turns = [(i, offered[i][3]) for i in ex_idx if isinstance(offered[i][3], Message)]
-    won = [
-        (ex_lines[i], offered[i][3]) for i in ex_idx if isinstance(offered[i][3], str)
-    ]
+    items = offered.items
+    turns = [(i, items[i]) for i in ex_idx if isinstance(items[i], Message)]
+    won = [(ex_lines[i], items[i]) for i in ex_idx if isinstance(items[i], str)]
     # Chronological: each summary just before the turns it covers.
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
     rows += [(m.seq, 1, ex_lines[i], m.id) for i, m in turns]
