@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -27,8 +28,17 @@ class Embedder(Protocol):
         ...
 
 
+QUERY_CACHE = 256
+"""Single texts (questions) whose vectors are kept, most recent first."""
+
+
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2, int8, on onnxruntime's CPU provider."""
+    """all-MiniLM-L6-v2, int8, on onnxruntime's CPU provider.
+
+    A question is embedded once however many tiers search with it: the episode
+    index, the day and week summaries and the turn ranking each ask for the
+    same text, and a single text's vector is kept for the next asker.
+    """
 
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
@@ -56,6 +66,7 @@ class MiniLMEmbedder:
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._batch = batch_size
         self._lock = threading.Lock()
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors for `texts`, computed in batches of texts of like length.
@@ -67,12 +78,28 @@ class MiniLMEmbedder:
         """
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) == 1:
+            return self._embed_one(texts[0])[None, :].copy()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(order), self._batch):
             rows = order[start : start + self._batch]
             out[rows] = self._embed_batch([texts[i] for i in rows])
         return out
+
+    def _embed_one(self, text: str) -> np.ndarray:
+        """One text's vector, from the recent-query cache when it is there."""
+        with self._lock:
+            vector = self._queries.get(text)
+            if vector is not None:
+                self._queries.move_to_end(text)
+                return vector
+        vector = self._embed_batch([text])[0]
+        with self._lock:
+            self._queries[text] = vector
+            while len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return vector
 
     def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         with self._lock:

@@ -11,8 +11,7 @@ import re
 import threading
 from collections.abc import Sequence
 
-from rank_bm25 import BM25Okapi
-
+from memory_lab.episodes.bm25 import Bm25Index, Bm25View
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.text import content_words
 from memory_lab.types import Episode, Message
@@ -41,13 +40,15 @@ class ExcerptIndex:
     Episodes are the index by meaning; this is the index by exact words over the
     same turns, so a name, date or number a summary dropped can still be shown
     verbatim. It is a cache: loaded once from the stores, then told about each new
-    compression (`add`), and re-scored lazily; the transcript stays the truth.
+    compression (`add`), which extends the inverted index (`bm25.Bm25Index`)
+    rather than rebuilding it; the transcript stays the truth.
     """
 
     def __init__(self) -> None:
         self._turns: dict[str, list[Message]] = {}
-        self._terms: dict[str, list[list[str]]] = {}
-        self._bm25: dict[str, BM25Okapi | None] = {}
+        self._bm25: dict[str, Bm25Index] = {}
+        self._seq_of: dict[str, dict[str, int]] = {}
+        """Per tenant, each indexed turn's seq by its id."""
         self._lock = threading.Lock()
 
     def _load(
@@ -63,15 +64,14 @@ class ExcerptIndex:
                 )
             )
         self._turns[tenant] = []
-        self._terms[tenant] = []
+        self._bm25[tenant] = Bm25Index()
+        self._seq_of[tenant] = {}
         self._append(tenant, turns)
 
     def _append(self, tenant: str, turns: Sequence[Message]) -> None:
         self._turns[tenant].extend(turns)
-        self._terms[tenant].extend(
-            sorted_terms(indexed_text(m)) or ["_"] for m in turns
-        )
-        self._bm25[tenant] = None  # rebuilt on the next search
+        self._seq_of[tenant].update((m.id, m.seq) for m in turns)
+        self._bm25[tenant].add([sorted_terms(indexed_text(m)) or ["_"] for m in turns])
 
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
         """Index turns that were just compressed.
@@ -82,13 +82,12 @@ class ExcerptIndex:
             if tenant in self._turns and turns:
                 self._append(tenant, turns)
 
-    def _index(self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str):
+    def _index(
+        self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
+    ) -> tuple[list[Message], Bm25View | None]:
         with self._lock:
             self._load(transcript, episodes, tenant)
-            turns = self._turns[tenant]
-            if self._bm25.get(tenant) is None and turns:
-                self._bm25[tenant] = BM25Okapi(self._terms[tenant])
-            return turns, self._bm25.get(tenant)
+            return self._turns[tenant], self._bm25[tenant].view()
 
     def search(
         self,

@@ -21,10 +21,10 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
-from rank_bm25 import BM25Okapi
 
-from memory_lab.context.fusion import RRF_K, fuse_ranks
+from memory_lab.context.fusion import RRF_K
 from memory_lab.embeddings import Embedder
+from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.types import Episode, Fact, Message
@@ -47,7 +47,7 @@ def fact_text(fact: Fact) -> str:
     return f"{fact.key.replace('_', ' ').replace('.', ' ')} {fact.value}"
 
 
-def _bm25_score(bm25: BM25Okapi, query: Sequence[str], doc: Sequence[str]) -> float:
+def _bm25_score(bm25: Bm25View, query: Sequence[str], doc: Sequence[str]) -> float:
     """Okapi BM25 of one document outside the corpus, with the corpus's statistics."""
     length = len(doc)
     score = 0.0
@@ -73,8 +73,9 @@ class TurnIndex(ExcerptIndex):
         self.embedder = embedder
         self._matrix: dict[str, np.ndarray] = {}
         self._window_vectors: dict[str, np.ndarray] = {}
-        self._pool: dict[str, tuple[tuple[str, ...], BM25Okapi | None]] = {}
+        self._pool: dict[str, tuple[tuple[str, ...], Bm25View | None]] = {}
         self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._seqs: dict[str, np.ndarray] = {}
         self._vec_lock = threading.Lock()
 
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
@@ -148,21 +149,39 @@ class TurnIndex(ExcerptIndex):
                 self._fact_vectors.popitem(last=False)
             return np.stack([self._fact_vectors[t] for t in texts])
 
+    def _seq_array(self, tenant: str, count: int) -> np.ndarray:
+        """The first `count` indexed turns' seqs, as an array kept between questions."""
+        cached = self._seqs.get(tenant)
+        if cached is None or len(cached) < count:
+            cached = np.fromiter((m.seq for m in self._turns[tenant]), dtype=np.int64)
+            self._seqs[tenant] = cached
+        return cached[:count]
+
+    @staticmethod
+    def _pool_seq(
+        indexed: dict[str, int], fresh: Sequence[Message], turn_id: str
+    ) -> int | None:
+        """The seq of a pool turn by id, or None when the pool does not hold it."""
+        seq = indexed.get(turn_id)
+        if seq is None:
+            seq = next((m.seq for m in fresh if m.id == turn_id), None)
+        return seq
+
     def _pool_bm25(
         self, tenant: str, turns: Sequence[Message], extra: Sequence[Message]
-    ) -> BM25Okapi | None:
+    ) -> Bm25View | None:
         """BM25 over the indexed turns plus the unshown window turns, cached.
 
-        Rebuilt only when either set changed since the last question.
+        The window turns are laid over the index for the question; only their
+        own words are counted again, and only when either set changed.
         """
         key = (str(len(turns)), *(m.id for m in extra))
         cached = self._pool.get(tenant)
         if cached is not None and cached[0] == key:
             return cached[1]
-        corpus = list(self._terms[tenant]) + [
-            sorted_terms(indexed_text(m)) or ["_"] for m in extra
-        ]
-        bm25 = BM25Okapi(corpus) if corpus else None
+        bm25 = self._bm25[tenant].view(
+            [sorted_terms(indexed_text(m)) or ["_"] for m in extra]
+        )
         self._pool[tenant] = (key, bm25)
         return bm25
 
@@ -198,13 +217,15 @@ class TurnIndex(ExcerptIndex):
         """
         if not query.strip():
             return [], {}
-        indexed, _ = self._index(transcript, episodes, tenant)
-        seen = {m.id for m in indexed}
-        pool = list(indexed) + [m for m in extra if m.id not in seen]
+        live, _ = self._index(transcript, episodes, tenant)
+        indexed = list(live)  # a compression may extend the index meanwhile
+        seen = self._seq_of[tenant]
+        fresh = [m for m in extra if m.id not in seen]
+        pool = list(indexed) + fresh
         if not pool:
             return [], {}
         with self._lock:
-            bm25 = self._pool_bm25(tenant, indexed, pool[len(indexed) :])
+            bm25 = self._pool_bm25(tenant, indexed, fresh)
         n = len(pool)
         texts = [fact_text(f) for f in facts]
         terms = sorted_terms(query)
@@ -214,42 +235,50 @@ class TurnIndex(ExcerptIndex):
             for j, text in enumerate(texts):
                 scores[n + j] = _bm25_score(bm25, terms, sorted_terms(text))
         # Items n.. are facts; a fact ties below the turn it matches equally.
-        key_seq = [m.seq for m in pool] + [-1] * len(facts)
-        lexical = sorted(
-            (i for i in range(n + len(facts)) if scores[i] > 0),
-            key=lambda i: (-float(scores[i]), -key_seq[i]),
-        )
+        key_seq = np.concatenate(
+            [self._seq_array(tenant, len(indexed)), [m.seq for m in fresh]]
+            + [np.full(len(facts), -1)]
+        ).astype(np.int64)
+        matched = np.flatnonzero(scores > 0)
+        lexical = matched[np.lexsort((-key_seq[matched], -scores[matched]))]
         query_vec = self.embedder.embed([query])[0]
         parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if indexed else []
-        if n > len(indexed):
-            parts.append(self.window_vectors(pool[len(indexed) :]) @ query_vec)
+        if fresh:
+            parts.append(self.window_vectors(fresh) @ query_vec)
         if facts:
             parts.append(self._facts_matrix(texts) @ query_vec)
         cosines = np.round(np.concatenate(parts), 6)
-        dense = sorted(
-            range(n + len(facts)), key=lambda i: (-float(cosines[i]), -key_seq[i])
-        )
+        dense = np.lexsort((-key_seq, -cosines))
         # The window's own order is the fourth signal: among equally relevant
         # turns, the ones just said win, as they would in a plain chat window.
-        recent = list(range(n - 1, len(indexed) - 1, -1))
-        fused = fuse_ranks([lexical, dense, recent])
-        episode_rank: dict[int, int] = {}
-        for rank, (ep, _) in enumerate(hits, start=1):
-            for seq in range(ep.first_seq, ep.last_seq + 1):
-                episode_rank.setdefault(seq, rank)
+        recent = np.arange(n - 1, len(indexed) - 1, -1)
+        # Reciprocal rank fusion (`fusion.fuse_ranks`) over arrays: each item's
+        # terms are added in the same order, so the sums are the same floats.
+        fused = np.zeros(n + len(facts))
+        for ranking in (lexical, dense, recent):
+            fused[ranking] += 1.0 / (RRF_K + np.arange(1, len(ranking) + 1))
         # A fact is found through the episode of the turn it was read from.
-        seq_of = {m.id: m.seq for m in pool} if facts else {}
-        item_seq = [m.seq for m in pool] + [
-            next((seq_of[t] for t in f.turn_ids if t in seq_of), None) for f in facts
+        fact_seq = [
+            next(
+                (
+                    s
+                    for t in f.turn_ids
+                    if (s := self._pool_seq(seen, fresh, t)) is not None
+                ),
+                -2,
+            )
+            for f in facts
         ]
-        for i, seq in enumerate(item_seq):
-            rank = episode_rank.get(seq) if seq is not None else None
-            if rank is not None:
-                fused[i] = fused.get(i, 0.0) + EPISODE_WEIGHT / (RRF_K + rank)
-        order = sorted(
-            (i for i in fused if i < n), key=lambda i: (-fused[i], pool[i].seq)
-        )
+        item_seq = np.concatenate([key_seq[:n], np.asarray(fact_seq, dtype=np.int64)])
+        episode_rank = np.zeros(n + len(facts), dtype=np.int64)
+        for rank, (ep, _) in enumerate(hits, start=1):
+            inside = (item_seq >= ep.first_seq) & (item_seq <= ep.last_seq)
+            episode_rank[inside & (episode_rank == 0)] = rank
+        ranked = np.flatnonzero(episode_rank)
+        fused[ranked] += EPISODE_WEIGHT / (RRF_K + episode_rank[ranked])
+        order = np.lexsort((key_seq[:n], -fused[:n]))
         fact_scores = {
-            facts[i - n].id: fused.get(i, 0.0) for i in range(n, n + len(facts))
+            facts[i - n].id: float(fused[i]) for i in range(n, n + len(facts))
         }
-        return [(pool[i], fused[i]) for i in order], fact_scores
+        values = fused.tolist()
+        return [(pool[i], values[i]) for i in order.tolist()], fact_scores
