@@ -328,7 +328,7 @@ def _retrieval_lines(r: dict) -> list[str]:
             "episodes",
             "facts",
             "episode search p50/p95",
-            "fact read p50/p95",
+            "fact read (candidates + about) p50/p95",
             "retrieval+assembly p50/p95",
             "context tokens",
             "load (s)",

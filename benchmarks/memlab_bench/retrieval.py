@@ -132,14 +132,17 @@ def bench_size(
         search, facts, assemble, tokens = [], [], [], []
         config = engine.config.retrieval
         engine.assemble(tenant, queries[0])  # first call pays for index loading
-        # Reading every active fact grows with the store; fewer queries keep the
-        # biggest sizes affordable, and the count is in the results.
+        limit = engine.config.assembly.max_fact_lines
+        # Fewer queries keep the biggest sizes affordable; the count is in the results.
         for q in queries[: max(5, min(len(queries), 200_000 // size))]:
             t = time.perf_counter()
             search_episodes(engine.episodes, tenant, q, config)
             search.append(time.perf_counter() - t)
+            # The facts a context reads: those sharing a word with the question
+            # or about someone it names, through the word and entity indexes.
             t = time.perf_counter()
-            engine.facts.active(tenant)
+            engine.facts.candidates(tenant, q, limit=limit)
+            engine.facts.about(tenant, q, limit=limit)
             facts.append(time.perf_counter() - t)
             t = time.perf_counter()
             bundle = engine.assemble(tenant, q)
@@ -153,6 +156,7 @@ def bench_size(
         "load_facts_s": round(load_facts_s, 1),
         "episode_search": summarize_ms(search),
         "fact_read": summarize_ms(facts),
+        "fact_read_is": "FactMemory.candidates + about, the context's fact read",
         "retrieval_and_assembly": summarize_ms(assemble),
         "context_tokens_mean": round(float(np.mean(tokens)), 1),
     }
