@@ -20,7 +20,7 @@ from pathlib import Path
 from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
 from memory_lab.clock import Clock, ManualClock, SystemClock
-from memory_lab.config import MemoryConfig
+from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.episodes.periods import PeriodSummaries
@@ -308,20 +308,33 @@ class MemoryEngine:
     wait_idle = flush
 
     def assemble(
-        self, tenant: str, query: str, *, thread: str = "main", excerpts: bool = True
+        self,
+        tenant: str,
+        query: str,
+        *,
+        thread: str = "main",
+        excerpts: bool = True,
+        budget: BudgetConfig | None = None,
     ) -> ContextBundle:
         """The context the responder would be shown for `query`.
 
         The query itself is not ingested. `excerpts=False` leaves the verbatim
         source turns out, so the context holds what the summaries, the window and
-        the facts alone hold (what a trigger's compression kept).
+        the facts alone hold (what a trigger's compression kept). `budget`
+        assembles under other token budgets than the configured ones: the
+        memory does not depend on them, so one memory serves every budget.
         """
         tenant = require_tenant(tenant)
         deps = self.deps
+        update: dict = {}
         if not excerpts:
-            retrieval = self.config.retrieval.model_copy(update={"expand_turns": False})
-            config = self.config.model_copy(update={"retrieval": retrieval})
-            deps = replace(deps, config=config)
+            update["retrieval"] = self.config.retrieval.model_copy(
+                update={"expand_turns": False}
+            )
+        if budget is not None:
+            update["budget"] = budget
+        if update:
+            deps = replace(deps, config=self.config.model_copy(update=update))
         with self._lock, one_instant(self.deps):
             marks = self.jobs.marks(tenant, thread)
             window = window_of(self.deps, tenant, thread, marks)

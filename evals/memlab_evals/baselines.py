@@ -136,9 +136,10 @@ class BM25Retrieval(_TurnBaseline):
     """
 
     def __init__(self, budget: int, counter: TokenCounter) -> None:
+        from memory_lab.episodes.bm25 import Bm25Index
+
         super().__init__("rag-bm25", budget, counter)
-        self._index = None
-        self._indexed = 0
+        self._index = Bm25Index()
 
     def context(self, question: str) -> Context:
         """Top turns by BM25 score (ties: newer first), in chronological order."""
@@ -150,15 +151,11 @@ class BM25Retrieval(_TurnBaseline):
         """Indices of the turns sharing a term with the question, best first."""
         if not self.turns:
             return []
-        from rank_bm25 import BM25Okapi
-
-        if self._index is None or self._indexed != len(self.turns):
-            # BM25's idf depends on the whole corpus, so the index is rebuilt when
-            # turns arrived since the last question, not per question.
-            corpus = [bm25_tokens(m.content) or [""] for m in self.turns]
-            self._index = BM25Okapi(corpus)
-            self._indexed = len(self.turns)
-        scores = self._index.get_scores(bm25_tokens(question))
+        # The turns that arrived since the last question extend the inverted
+        # index; its scores are BM25Okapi's (rank_bm25), bit for bit.
+        new = self.turns[len(self._index) :]
+        self._index.add([bm25_tokens(m.content) or [""] for m in new])
+        scores = self._index.view().get_scores(bm25_tokens(question))
         return sorted(
             (i for i in range(len(self.turns)) if scores[i] > 0),
             key=lambda i: (-float(scores[i]), -i),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from memlab_evals.executors import EXECUTORS, make_executor
 from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
-from memlab_evals.runner import default_workers, run_eval
+from memlab_evals.runner import default_workers, run_evals
 from memlab_evals.systems import BASELINES, is_baseline, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.locations import StoreSpec
@@ -61,7 +61,12 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         f", ...) and baselines ({', '.join(BASELINES)}); default {DEFAULT_SYSTEMS}",
     )
     p.add_argument(
-        "--budget", type=int, default=1500, help="context tokens (all but full)"
+        "--budget",
+        type=budget_list,
+        default=[1500],
+        help="context tokens (all but full); several, comma-separated (600,1500), "
+        "ingest each conversation once and write one run per budget to "
+        "OUT/budget-N/",
     )
     p.add_argument("--out", required=True, type=Path, help="output folder")
     p.add_argument("--workers", type=int, default=1, help="worker processes")
@@ -112,8 +117,28 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run_eval)
 
 
+def budget_list(text: str) -> list[int]:
+    """`1500` or `600,1500`: positive token budgets, each named once."""
+    try:
+        budgets = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a budget or a comma-separated list of budgets"
+        ) from None
+    if not budgets or any(b < 1 for b in budgets):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: budgets must be positive numbers of tokens"
+        )
+    return list(dict.fromkeys(budgets))
+
+
+def budget_folder(out: Path, budget: int, budgets: list[int]) -> Path:
+    """Where one budget's run goes: OUT itself for one budget, OUT/budget-N/ else."""
+    return out if len(budgets) == 1 else out / f"budget-{budget}"
+
+
 def _run_eval(args: argparse.Namespace) -> int:
-    log = evaluate(
+    logs = evaluate_budgets(
         args.dataset,
         args.systems,
         args.budget,
@@ -128,9 +153,14 @@ def _run_eval(args: argparse.Namespace) -> int:
         extractor=args.extractor,
         plugins=getattr(args, "plugins", ()),
     )
-    if args.ragas:
-        log = _with_ragas(log, getattr(args, "models", None), args.quiet)
-    return publish(log, args.out, gate=args.gate)
+    status = 0
+    for budget, log in logs.items():
+        if args.ragas:
+            log = _with_ragas(log, getattr(args, "models", None), args.quiet)
+        status |= publish(
+            log, budget_folder(args.out, budget, args.budget), gate=args.gate
+        )
+    return status
 
 
 def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
@@ -152,10 +182,15 @@ def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
     return with_ragas_llm(log, plan.judge, plan.options, progress=shown)
 
 
-def evaluate(
+def evaluate(dataset: str, systems: str, budget: int, **options) -> RunLog:
+    """One budget's run (see `evaluate_budgets`)."""
+    return evaluate_budgets(dataset, systems, [budget], **options)[budget]
+
+
+def evaluate_budgets(
     dataset: str,
     systems: str,
-    budget: int,
+    budgets: list[int],
     *,
     workers: int = 1,
     executor: str = "local",
@@ -167,10 +202,12 @@ def evaluate(
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: tuple[str, ...] | list[str] = (),
-) -> RunLog:
+) -> dict[int, RunLog]:
     """Load the dataset a spec names, run the systems over it, then the models.
 
-    Systems and budget are checked before the dataset is loaded, so a typo costs
+    One log per budget, from one ingestion of each conversation into each
+    system (`runner.run_evals`).
+    Systems and budgets are checked before the dataset is loaded, so a typo costs
     nothing. With `models`, memory recipes use its brain, and its plan answers
     and judges every probe (see `memlab_evals.model_pass`). With `stores`, memory
     recipes keep their memory on those servers. `executor` and `ray_address`
@@ -187,8 +224,11 @@ def evaluate(
 
     load_plugins(plugins)
     split_systems(systems)
-    if budget < 1:
-        raise ValueError(f"--budget must be a positive number of tokens, got {budget}")
+    for budget in budgets:
+        if budget < 1:
+            raise ValueError(
+                f"--budget must be a positive number of tokens, got {budget}"
+            )
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     runner = make_executor(executor, workers=workers, ray_address=ray_address)
@@ -196,10 +236,10 @@ def evaluate(
     data = load_dataset(dataset, audit=audit_path, apply_corrections=applied == "audit")
     models = models or RunModels()
     started = time.perf_counter()
-    log = run_eval(
+    logs = run_evals(
         data,
         systems,
-        budget,
+        budgets,
         workers=workers,
         executor=runner,
         progress=progress,
@@ -210,7 +250,10 @@ def evaluate(
         extractor=extractor,
         plugins=plugins,
     )
-    return run_models(log, models, started=started, progress=progress)
+    return {
+        budget: run_models(log, models, started=started, progress=progress)
+        for budget, log in logs.items()
+    }
 
 
 def run_models(
@@ -456,23 +499,26 @@ def main_job(
     status = 0
     goal: list[dict] = []
     for label, spec in datasets:
-        for budget in MAIN_BUDGETS:
-            started = time.perf_counter()
-            log = evaluate(
-                spec,
-                main_systems(load_plugins(plugins)),
-                budget,
-                workers=default_workers(),
-                progress=sys.stderr.isatty(),
-                models=models,
-                extractor=extractor,
-                plugins=plugins,
-            )
+        started = time.perf_counter()
+        # Each conversation is ingested into each system once, then assembled
+        # at every budget (the memory does not depend on the budget).
+        logs = evaluate_budgets(
+            spec,
+            main_systems(load_plugins(plugins)),
+            list(MAIN_BUDGETS),
+            workers=default_workers(),
+            progress=sys.stderr.isatty(),
+            models=models,
+            extractor=extractor,
+            plugins=plugins,
+        )
+        for budget, log in logs.items():
             name = f"main-{label}-{budget}"
             probes = probe_scores(log)
             status |= publish(log, runs / name, probes=probes)
             goal += goal_rows(name, log, probes)
-            print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
+        budgets = " and ".join(f"{b:,}" for b in MAIN_BUDGETS)
+        print(f"{label} at {budgets} tokens: {time.perf_counter() - started:.0f} s")
     _publish_goal(goal, runs)
     return status
 

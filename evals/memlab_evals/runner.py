@@ -50,6 +50,7 @@ from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
 from memory_lab.triggers import get_trigger, load_plugins
+from memory_lab.types import Message
 
 TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers", "executor"}
 """Fields that say when and how a run was made, not what it found."""
@@ -63,7 +64,8 @@ class Unit:
     system_index: int
     conversation: Conversation
     system: str
-    budget: int
+    budgets: tuple[int, ...]
+    """Context budgets: the memory is built once and assembled under each."""
     llm: LLMSettings | None = None
     stores: StoreSpec | None = None
     """Servers for the memory recipes, with this unit's own namespace."""
@@ -78,16 +80,21 @@ class Unit:
         return f"{self.conversation.id} / {self.system}"
 
 
-def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
+def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]:
     """Feed one conversation to one fresh system and record every probe.
 
-    The stores live in a temporary folder of their own (real SQLite and Chroma),
-    deleted afterwards, so units never see each other's memory.
+    Each probe's context is assembled under every budget of the unit from the
+    same memory (what a system stores does not depend on the budget its
+    contexts are cut to), so a run over several budgets ingests once. The
+    first budget's assembly embeds the question; later budgets' `retrieve_ms`
+    find it embedded. The stores live in a temporary folder of their own (real
+    SQLite and Chroma), deleted afterwards, so units never see each other's
+    memory.
     """
     load_plugins(unit.plugins)
     conv = unit.conversation
     if not conv.turns:
-        return _conversation_run(unit, [], None), []
+        return {b: (_conversation_run(unit, [], None), []) for b in unit.budgets}
     counter = default_counter()
     probes_after = defaultdict(list)
     for probe in conv.probes:
@@ -99,13 +106,13 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
         probes_after[probe.after_turn].append(probe)
 
     ingest_ms: list[float] = []
-    records: list[ProbeRecord] = []
+    records: dict[int, list[ProbeRecord]] = {b: [] for b in unit.budgets}
     history: list[str] = []
     history_tokens = 0
     with tempfile.TemporaryDirectory(prefix="memory-lab-eval-") as tmp:
         system = make_system(
             unit.system,
-            budget=unit.budget,
+            budget=unit.budgets[0],
             tenant=conv.tenant,
             start=conv.turns[0].timestamp,
             data_dir=Path(tmp) / "data",
@@ -118,7 +125,8 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
             if _health(system).skipped:
                 # Never ran (a peer without a model): a row that says so, and no
                 # probes, so nothing is scored as if it had forgotten.
-                return _conversation_run(unit, [], system), []
+                run = _conversation_run(unit, [], system)
+                return {b: (run, []) for b in unit.budgets}
             for turn in conv.turns:
                 t0 = time.perf_counter()
                 system.ingest(turn)
@@ -130,41 +138,58 @@ def run_unit(unit: Unit) -> tuple[ConversationRun, list[ProbeRecord]]:
                     history_tokens = counter.count("\n".join(history))
                 for probe in asked:
                     system.settle()
-                    t0 = time.perf_counter()
-                    ctx = system.context(probe.question)
-                    retrieve_ms = (time.perf_counter() - t0) * 1000
-                    # Not timed: a second assembly a responder would never ask for.
-                    summary_only = _summary_only(system, probe.question)
-                    records.append(
-                        ProbeRecord(
-                            system=unit.system,
-                            conversation=conv.id,
-                            probe_id=probe.id,
-                            category=probe.category,
-                            kind=probe.kind,
-                            question=probe.question,
-                            answer=probe.answer,
-                            stale_answers=list(probe.stale_answers),
-                            adversarial_answer=probe.adversarial_answer,
-                            evidence=list(probe.evidence),
-                            evidence_texts=_evidence_texts(conv, probe.evidence),
-                            after_turn=probe.after_turn,
-                            context=ctx.text,
-                            context_tokens=ctx.tokens,
-                            history_tokens=history_tokens,
-                            stored_tokens=system.stored_tokens(),
-                            retrieve_ms=retrieve_ms,
-                            context_items=list(ctx.items),
-                            context_tiers=dict(ctx.tiers or {}),
-                            summary_only_context=summary_only,
-                            asked_at=turn.timestamp.isoformat(),
-                            error=ctx.error,
+                    for budget in unit.budgets:
+                        _at_budget(system, budget)
+                        records[budget].append(
+                            _probe_record(unit, probe, system, turn, history_tokens)
                         )
-                    )
             run = _conversation_run(unit, ingest_ms, system)
         finally:
             system.close()
-    return run, records
+    return {b: (run, records[b]) for b in unit.budgets}
+
+
+def _at_budget(system, budget: int) -> None:
+    """Cut the system's next contexts to `budget` (`full` has none to cut)."""
+    if getattr(system, "budget", None) is not None:
+        system.budget = budget
+
+
+def _probe_record(
+    unit: Unit, probe, system, turn: Message, history_tokens: int
+) -> ProbeRecord:
+    """One probe asked of the system now: its context, timed, and what it holds."""
+    conv = unit.conversation
+    t0 = time.perf_counter()
+    ctx = system.context(probe.question)
+    retrieve_ms = (time.perf_counter() - t0) * 1000
+    # Not timed: a second assembly a responder would never ask for.
+    summary_only = _summary_only(system, probe.question)
+    return ProbeRecord(
+        system=unit.system,
+        conversation=conv.id,
+        probe_id=probe.id,
+        category=probe.category,
+        kind=probe.kind,
+        question=probe.question,
+        answer=probe.answer,
+        stale_answers=list(probe.stale_answers),
+        adversarial_answer=probe.adversarial_answer,
+        evidence=list(probe.evidence),
+        evidence_texts=_evidence_texts(conv, probe.evidence),
+        after_turn=probe.after_turn,
+        context=ctx.text,
+        context_tokens=ctx.tokens,
+        history_tokens=history_tokens,
+        # What a window baseline holds depends on its budget: read it per budget.
+        stored_tokens=system.stored_tokens(),
+        retrieve_ms=retrieve_ms,
+        context_items=list(ctx.items),
+        context_tiers=dict(ctx.tiers or {}),
+        summary_only_context=summary_only,
+        asked_at=turn.timestamp.isoformat(),
+        error=ctx.error,
+    )
 
 
 def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
@@ -221,6 +246,16 @@ def run_eval(
     dataset: Dataset,
     systems: Sequence[str] | str,
     budget: int,
+    **options,
+) -> RunLog:
+    """Every system over every conversation at one budget (see `run_evals`)."""
+    return run_evals(dataset, systems, [budget], **options)[budget]
+
+
+def run_evals(
+    dataset: Dataset,
+    systems: Sequence[str] | str,
+    budgets: Sequence[int],
     *,
     workers: int = 1,
     executor: Executor | str = "local",
@@ -231,13 +266,18 @@ def run_eval(
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: Sequence[str] = (),
-) -> RunLog:
-    """Every system over every conversation, as one versioned log.
+) -> dict[int, RunLog]:
+    """Every system over every conversation, as one versioned log per budget.
+
+    Each conversation is ingested into each system once; every probe's context
+    is then assembled under each budget from that one memory, so the logs are
+    what separate runs at each budget would give (timing aside), for the
+    ingestion of one.
 
     Args:
         dataset: The conversations with their probes and ground truth.
         systems: Names (see `memlab_evals.systems`) or one comma-separated string.
-        budget: Context token budget for every system except ``full``.
+        budgets: Context token budgets for every system except ``full``.
         workers: Worker processes; 1 runs in this process.
         executor: Where units run: an `Executor`, or a name from
             `memlab_evals.executors.EXECUTORS` built with `workers`.
@@ -258,8 +298,14 @@ def run_eval(
         UnitFailedError: a unit failed on every attempt (Ray executor).
     """
     names = split_systems(systems if isinstance(systems, str) else ",".join(systems))
-    if budget < 1:
-        raise ValueError(f"budget must be a positive number of tokens, got {budget}")
+    budgets = tuple(dict.fromkeys(budgets))
+    if not budgets:
+        raise ValueError("give at least one budget")
+    for budget in budgets:
+        if budget < 1:
+            raise ValueError(
+                f"budget must be a positive number of tokens, got {budget}"
+            )
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
     plugins = tuple(plugins)
@@ -269,22 +315,26 @@ def run_eval(
     triggers = triggers_used(names)
     _check_reachable(triggers, executor, workers)
     llm = pin_cache_path(llm)
-    config = RunConfig(
-        dataset=dataset_spec or dataset.name,
-        dataset_hash=dataset.content_hash,
-        systems=names,
-        recipes={n: p for n in names if (p := system_params(n))},
-        memory=memory_settings(budget, extractor),
-        budget=budget,
-        workers=workers,
-        executor=executor.name,
-        git_commit=git_commit(),
-        started_at=datetime.now(UTC).isoformat(),
-        memory_lab_version=_version(),
-        corrections=corrections,
-        triggers=triggers,
-        plugins=list(plugins),
-    )
+    started_at = datetime.now(UTC).isoformat()
+    configs = {
+        budget: RunConfig(
+            dataset=dataset_spec or dataset.name,
+            dataset_hash=dataset.content_hash,
+            systems=names,
+            recipes={n: p for n in names if (p := system_params(n))},
+            memory=memory_settings(budget, extractor),
+            budget=budget,
+            workers=workers,
+            executor=executor.name,
+            git_commit=git_commit(),
+            started_at=started_at,
+            memory_lab_version=_version(),
+            corrections=corrections,
+            triggers=triggers,
+            plugins=list(plugins),
+        )
+        for budget in budgets
+    }
     run_space = f"eval-{uuid.uuid4().hex[:10]}"
     units = [
         Unit(
@@ -292,7 +342,7 @@ def run_eval(
             si,
             conv,
             name,
-            budget,
+            budgets,
             llm,
             _unit_stores(stores, run_space, ci, si),
             extractor,
@@ -302,15 +352,21 @@ def run_eval(
         for si, name in enumerate(names)
     ]
     results = _execute(units, executor, progress)
-    runs: list[ConversationRun] = []
-    probes: list[ProbeRecord] = []
-    for unit in units:  # the fixed order: conversation, then system as given
-        run, records = results[(unit.conversation_index, unit.system_index)]
-        runs.append(run)
-        probes.extend(records)
-    return RunLog(
-        config=config, scorers=_scorer_versions(), conversations=runs, probes=probes
-    )
+    logs = {}
+    for budget in budgets:
+        runs: list[ConversationRun] = []
+        probes: list[ProbeRecord] = []
+        for unit in units:  # the fixed order: conversation, then system as given
+            run, records = results[(unit.conversation_index, unit.system_index)][budget]
+            runs.append(run)
+            probes.extend(records)
+        logs[budget] = RunLog(
+            config=configs[budget],
+            scorers=_scorer_versions(),
+            conversations=runs,
+            probes=probes,
+        )
+    return logs
 
 
 def triggers_used(names: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -387,7 +443,7 @@ def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
         TimeElapsedColumn,
     )
 
-    results: dict[tuple[int, int], tuple[ConversationRun, list[ProbeRecord]]] = {}
+    results: dict[tuple[int, int], dict] = {}
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),

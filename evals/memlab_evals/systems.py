@@ -127,6 +127,8 @@ class MemorySystem:
 
         self.name = name
         self.tenant = tenant
+        self.budget = budget
+        """Context tokens; set it to assemble the same memory under another budget."""
         config = memory_config(rec, budget, llm, extractor)
         self.engine = MemoryEngine(
             data_dir, config=config, clock=ManualClock(start), stores=stores
@@ -152,7 +154,9 @@ class MemorySystem:
         probe sees the same memory whatever the background worker's timing.
         """
         self.engine.flush()
-        bundle = self.engine.assemble(self.tenant, question)
+        bundle = self.engine.assemble(
+            self.tenant, question, budget=_budget_config(self.budget)
+        )
         items = [item for block in bundle.blocks for item in block.items]
         return Context(
             bundle.text, bundle.total_tokens, items, tiers=context_tiers(bundle)
@@ -161,7 +165,9 @@ class MemorySystem:
     def summary_only_context(self, question: str) -> str:
         """The context without verbatim excerpts: what compression itself kept."""
         self.engine.flush()
-        return self.engine.assemble(self.tenant, question, excerpts=False).text
+        return self.engine.assemble(
+            self.tenant, question, excerpts=False, budget=_budget_config(self.budget)
+        ).text
 
     def trigger_trace(self) -> TriggerTrace:
         """What the triggers did over the conversation so far."""
@@ -323,6 +329,11 @@ def system_params(name: str) -> dict:
     return recipe(name).model_dump(mode="json")
 
 
+def _budget_config(total: int) -> BudgetConfig:
+    """The blocks' budgets at a total, as `memory_config` sets them."""
+    return BudgetConfig().scaled(total)
+
+
 def memory_config(
     rec: Recipe,
     budget: int,
@@ -332,7 +343,7 @@ def memory_config(
     """The engine configuration a memory system runs with at a context budget."""
     return MemoryConfig(
         recipe=rec,
-        budget=BudgetConfig().scaled(budget),
+        budget=_budget_config(budget),
         llm=llm,
         extractor=extractor,
     )

@@ -114,26 +114,27 @@ def compare(
 ) -> pd.DataFrame:
     """Run every dataset at every budget; the combined table, also written to OUT."""
     from memlab_evals.aggregate import probe_scores, summarize
-    from memlab_evals.cli import evaluate, publish
+    from memlab_evals.cli import evaluate_budgets, publish
 
     frames = []
     for label, spec in datasets:
-        for budget in budgets:
-            started = time.perf_counter()
-            log = evaluate(
-                spec,
-                systems,
-                budget,
-                workers=workers,
-                progress=sys.stderr.isatty(),
-                plugins=plugins,
-            )
+        started = time.perf_counter()
+        # One ingestion per conversation and system, assembled at every budget.
+        logs = evaluate_budgets(
+            spec,
+            systems,
+            list(budgets),
+            workers=workers,
+            progress=sys.stderr.isatty(),
+            plugins=plugins,
+        )
+        print(f"{label}: {time.perf_counter() - started:.0f} s for every budget")
+        for budget, log in logs.items():
             probes = probe_scores(log)
             publish(log, out / f"triggers-{label}-{budget}", probes=probes)
             rows = summarize(log, probes)
             rows = rows[rows["category"] == "all"].assign(dataset=label, budget=budget)
             frames.append(rows[["dataset", "budget", "system", *TRIGGER_TABLE]])
-            print(f"{label} at {budget} tokens: {time.perf_counter() - started:.0f} s")
     table = pd.concat(frames, ignore_index=True)
     out.mkdir(parents=True, exist_ok=True)
     table.to_csv(out / "triggers.csv", index=False)
