@@ -76,7 +76,7 @@ def hand_conversation() -> Conversation:
 
 def test_probes_are_answered_at_their_moment_with_the_right_history():
     conv = hand_conversation()
-    run, records = run_unit(Unit(0, 0, conv, "full", 1500))
+    run, records = run_unit(Unit(0, 0, conv, "full", (1500,)))[1500]
     assert [r.probe_id for r in records] == ["p1", "p2", "p3"]
     early, _, late = records
     assert early.context_items == [f"m{i}" for i in range(5)]  # nothing after m4
@@ -117,20 +117,22 @@ def test_work_owed_before_a_probe_is_finished_untimed(monkeypatch):
         return system
 
     monkeypatch.setattr(runner, "make_system", slow_to_settle)
-    _, records = run_unit(Unit(0, 0, hand_conversation(), "full", 1500))
+    _, records = run_unit(Unit(0, 0, hand_conversation(), "full", (1500,)))[1500]
     assert calls == ["settle", "context"] * 3
     assert [round(r.retrieve_ms) for r in records] == [2, 2, 2]
 
 
 def test_stored_tokens_and_facts_come_from_the_system(tmp_path):
     conv = hand_conversation()
-    run, records = run_unit(Unit(0, 0, conv, "A(a_max_messages=4,a_keep_last=1)", 300))
+    run, records = run_unit(
+        Unit(0, 0, conv, "A(a_max_messages=4,a_keep_last=1)", (300,))
+    )[300]
     assert run.compressions >= 1
     assert run.episodes
     assert run.brain
     assert all(0 < r.context_tokens <= 300 for r in records)
     assert all(r.stored_tokens > 0 for r in records)
-    _, baseline = run_unit(Unit(0, 1, conv, "rag-bm25", 300))
+    _, baseline = run_unit(Unit(0, 1, conv, "rag-bm25", (300,)))[300]
     counter = default_counter()
     assert baseline[-1].stored_tokens >= counter.count(conv.turns[0].content) * 10
 
@@ -141,7 +143,7 @@ def test_a_probe_after_an_unknown_turn_is_refused():
         update={"probes": [conv.probes[0].model_copy(update={"after_turn": "m99"})]}
     )
     with pytest.raises(ValueError, match="m99"):
-        run_unit(Unit(0, 0, bad, "none", 100))
+        run_unit(Unit(0, 0, bad, "none", (100,)))
 
 
 def test_log_order_is_conversation_then_system_as_given():
