@@ -46,6 +46,8 @@ KILLS = 1000
 """Target: SIGKILLs the fault bench survives with nothing lost."""
 LOCOMO_EVAL_S = 300.0
 """Target: the LoCoMo development eval (recipes and baselines), at most."""
+CONTEXT_GROWTH = 1.25
+"""Target: context build p50 at the longest conversation over the shortest."""
 
 
 def read(root: Path, path: Path) -> dict:
@@ -212,6 +214,23 @@ def growth_row(growth: dict[str, dict]) -> tuple[str, str, str]:
     )
 
 
+def latency_growth_row(growth: dict[str, dict]) -> tuple[str, str, str]:
+    """Context build time at the longest conversation against the shortest."""
+    first = growth[RECIPES[0]]["points"][0]["turns"]
+    last = growth[RECIPES[0]]["points"][-1]["turns"]
+    grew = {
+        s: growth[s]["points"][-1]["context_latency"]["p50_ms"]
+        / growth[s]["points"][0]["context_latency"]["p50_ms"]
+        for s in RECIPES
+    }
+    return (
+        f"context build p50 at {last:,} turns <= {CONTEXT_GROWTH}x its p50 at "
+        f"{first:,}",
+        ", ".join(f"{s} {times(x)}" for s, x in grew.items()),
+        met_cell({s: x <= CONTEXT_GROWTH for s, x in grew.items()}),
+    )
+
+
 def locomo_row(locomo: dict) -> tuple[str, str, str]:
     """The LoCoMo development eval, recipes and baselines, timed end to end."""
     error = f"; failed: {locomo['error']}" if locomo.get("error") else ""
@@ -258,6 +277,7 @@ def speed_block(root: Path) -> str:
         faults_row(faults),
         burst_row(full["burst"]),
         growth_row(by_system(full["growth"])),
+        latency_growth_row(by_system(full["growth"])),
         locomo_row(full["locomo_eval"]),
     ]
     table = pd.DataFrame(rows, columns=["target", "measured", "met"])
