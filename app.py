@@ -14,9 +14,9 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import streamlit as st  # noqa: E402
 
-from app_ui import activity, chat, evals_panel, sidebar, tiers  # noqa: E402
-from app_ui.engines import engine_for, tenant_clock  # noqa: E402
-from app_ui.settings import SettingsError, data_dir  # noqa: E402
+from app_ui import activity, chat, demo, evals_panel, sidebar, tiers  # noqa: E402
+from app_ui.engines import memory_for  # noqa: E402
+from app_ui.settings import SettingsError  # noqa: E402
 from memory_lab.errors import MemoryLabError  # noqa: E402
 
 
@@ -27,14 +27,21 @@ def main() -> None:
     if settings is None:
         st.info("Choose a tenant in the sidebar to start.")
         return
-    folder = data_dir()
     try:
-        engine = engine_for(folder, settings)
-    except (SettingsError, MemoryLabError) as err:
+        folder, engine, clock, reset = memory_for(settings)
+    except (SettingsError, MemoryLabError, ValueError) as err:
         st.error(str(err))
         return
     tenant = settings.tenant
-    clock = tenant_clock(str(folder), tenant)
+    if demo.enabled():
+        st.sidebar.info(
+            "Demo mode: this memory is yours alone. It is deleted when you close "
+            "or reload the tab, or after an idle hour."
+        )
+        if reset:
+            st.info(
+                "Your demo memory was deleted after an idle hour; this is a new one."
+            )
     sidebar.time_controls(engine, clock, tenant)
     sidebar.replay_controls(engine, clock, tenant)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")

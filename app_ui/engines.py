@@ -12,8 +12,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from app_ui import demo
 from app_ui.clock import OffsetClock, OffsetStore
-from app_ui.settings import AppSettings, store_spec
+from app_ui.settings import AppSettings, data_dir, store_spec
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.engine import MemoryEngine
@@ -76,3 +77,45 @@ def engine_for(data_dir: Path, settings: AppSettings) -> MemoryEngine:
     return _engine(
         str(data_dir), settings.tenant, config.model_dump_json(), store_spec()
     )
+
+
+@st.cache_resource(show_spinner=False)
+def demo_spaces() -> demo.DemoSpaces:
+    """The server's demo sessions, swept for idle ones in the background."""
+    idle = demo.idle_seconds()
+    spaces = demo.DemoSpaces(demo.demo_root(), idle)
+    demo.start_sweeper(spaces, min(60.0, idle / 4))
+    return spaces
+
+
+def _release_space(space: demo.DemoSpace) -> None:
+    space.registry.release(space)
+
+
+@st.cache_resource(scope="session", on_release=_release_space, show_spinner=False)
+def session_space() -> demo.DemoSpace:
+    """The browser session's own memory; released when the session ends."""
+    return demo_spaces().new()
+
+
+def memory_for(settings: AppSettings) -> tuple[Path, MemoryEngine, OffsetClock, bool]:
+    """The data folder, engine and clock this run shows, and whether memory was reset.
+
+    In demo mode they are the browser session's own (`demo`); otherwise the
+    shared folder's, cached per tenant and configuration.
+
+    Raises:
+        SettingsError: when the settings do not make a valid configuration.
+    """
+    if demo.enabled():
+        spaces = demo_spaces()
+        return session_space().open(
+            settings.tenant,
+            settings.config(),
+            spaces.now(),
+            shared_embedder(),
+            shared_counter(),
+        )
+    folder = data_dir()
+    engine = engine_for(folder, settings)
+    return folder, engine, tenant_clock(str(folder), settings.tenant), False

@@ -134,6 +134,13 @@ def _add_app(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("app", help="serve the Streamlit app on 127.0.0.1")
     p.add_argument("--port", type=int, default=8501)
     p.add_argument("--app", default="app.py", help="path to app.py (default: ./app.py)")
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="public demo: each browser session gets its own temporary memory, "
+        "deleted when the session ends or after an idle hour "
+        "(MEMORY_LAB_DEMO_IDLE_S)",
+    )
     p.set_defaults(func=_run_app)
 
 
@@ -160,6 +167,8 @@ def _run_app(args: argparse.Namespace) -> int:
     ]
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     # The app reads its settings from the environment; the flags travel there.
+    if args.demo:
+        env["MEMORY_LAB_APP_DEMO"] = "1"
     for name, url in (
         ("MEMORY_LAB_STORE", args.stores.store),
         ("MEMORY_LAB_EPISODES_STORE", args.stores.episodes),
