@@ -11,12 +11,10 @@ from pathlib import Path
 
 def plot_growth(growth: list[dict], path: Path) -> Path:
     """Write the plot of context latency against conversation length to `path`."""
-    import matplotlib
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    fig = Figure(figsize=(11, 4.2))
+    axes = fig.subplots(1, 2, sharey=True)
     for ax, stat in zip(axes, ("p50_ms", "p95_ms"), strict=True):
         for g in growth:
             turns = [p["turns"] for p in g["points"]]
@@ -32,5 +30,4 @@ def plot_growth(growth: list[dict], path: Path) -> Path:
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path

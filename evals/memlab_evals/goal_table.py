@@ -10,16 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from memlab_evals.aggregate import probe_scores  # noqa: E402
-from memlab_evals.goal import against_retrieval  # noqa: E402
-from memlab_evals.log import RunLog  # noqa: E402
-from memlab_evals.systems import RETRIEVAL_BASELINES  # noqa: E402
+from memlab_evals.aggregate import probe_scores
+from memlab_evals.goal import against_retrieval
+from memlab_evals.log import RunLog
+from memlab_evals.systems import RETRIEVAL_BASELINES
 
 METRICS = ("evidence_recall", "answer_recall")
 COLUMNS = [
@@ -93,7 +90,8 @@ def write_goal(rows: Sequence[dict], out: Path) -> pd.DataFrame:
 
 def _plot(table: pd.DataFrame, path: Path) -> None:
     """Paired differences with their intervals; right of zero is memory ahead."""
-    fig, ax = plt.subplots(figsize=(8, 0.5 * max(len(table), 2) + 1.2))
+    fig = Figure(figsize=(8, 0.5 * max(len(table), 2) + 1.2))
+    ax = fig.subplots()
     labels = [
         f"{r.run} {r.metric.replace('_recall', '')}: {r.recipe} - {r.retriever}"
         for r in table.itertuples()
@@ -115,4 +113,3 @@ def _plot(table: pd.DataFrame, path: Path) -> None:
     ax.set_title("Memory against retrieval over raw turns, same budget")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)

@@ -1,7 +1,8 @@
 """report.md: the table, the plots and a plain reading against the project's targets.
 
 Everything here reads the run log and the summary only, so a stored run can be
-re-reported. Plots use matplotlib's Agg backend: no display, same bytes on CI.
+re-reported. Plots are drawn on matplotlib `Figure`s, not through pyplot: no
+display is needed, and importing this never switches a notebook's backend.
 """
 
 from __future__ import annotations
@@ -10,27 +11,23 @@ import math
 from collections import Counter
 from pathlib import Path
 
-import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from memlab_datasets.categories import CATEGORIES, category_name
+from memlab_datasets.types import TRAP_KINDS
+from rich.console import Console
+from rich.table import Table
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from memlab_datasets.categories import CATEGORIES, category_name  # noqa: E402
-from memlab_datasets.types import TRAP_KINDS  # noqa: E402
-from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
-
-from memlab_evals.aggregate import COLUMNS, probe_scores  # noqa: E402
-from memlab_evals.frontier_plot import plot_frontier  # noqa: E402
-from memlab_evals.goal import against_retrieval  # noqa: E402
-from memlab_evals.log import RunLog  # noqa: E402
-from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer  # noqa: E402
-from memlab_evals.scorers.trigger_effects import TIER_COLUMNS  # noqa: E402
-from memlab_evals.systems import BASELINES as _BASELINE_NAMES  # noqa: E402
-from memlab_evals.systems import RETRIEVAL_BASELINES  # noqa: E402
-from memlab_evals.trigger_columns import COLUMNS as TRIGGER_COLUMNS  # noqa: E402
+from memlab_evals.aggregate import COLUMNS, probe_scores
+from memlab_evals.frontier_plot import plot_frontier
+from memlab_evals.goal import against_retrieval
+from memlab_evals.log import RunLog
+from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer
+from memlab_evals.scorers.trigger_effects import TIER_COLUMNS
+from memlab_evals.systems import BASELINES as _BASELINE_NAMES
+from memlab_evals.systems import RETRIEVAL_BASELINES
+from memlab_evals.trigger_columns import COLUMNS as TRIGGER_COLUMNS
 
 BASELINES = frozenset(_BASELINE_NAMES)
 UNSCORED = "unscored: no judge configured"
@@ -201,7 +198,8 @@ def _category_table(summary: pd.DataFrame) -> pd.DataFrame:
 def _plot_frontier(summary: pd.DataFrame, path: Path) -> list[str]:
     """Recall against compression per system; returns systems left off (no ratio)."""
     rows = _all_rows(summary)
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.subplots()
     skipped = []
     for metric, marker in (("evidence_recall", "o"), ("answer_recall", "^")):
         shown = rows.dropna(subset=["compression_ratio", metric])
@@ -230,7 +228,6 @@ def _plot_frontier(summary: pd.DataFrame, path: Path) -> list[str]:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return skipped
 
 
@@ -239,7 +236,8 @@ def _plot_categories(summary: pd.DataFrame, path: Path) -> None:
     rows = summary[summary["category"].astype(str) != "all"]
     systems = list(dict.fromkeys(rows["system"]))
     categories = sorted(rows["category"].astype(str).unique(), key=int)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    fig = Figure(figsize=(11, 4.2))
+    axes = fig.subplots(1, 2, sharey=True)
     width = 0.8 / max(len(systems), 1)
     x = np.arange(len(categories))
     for ax, metric in zip(axes, ("evidence_recall", "answer_recall"), strict=True):
@@ -270,7 +268,6 @@ def _plot_categories(summary: pd.DataFrame, path: Path) -> None:
     axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def _recipes(log: RunLog, summary: pd.DataFrame) -> list[str]:
@@ -628,7 +625,8 @@ def trigger_section(summary: pd.DataFrame, out_dir: Path) -> list[str]:
 
 def _plot_trigger_costs(rows: pd.DataFrame, path: Path) -> None:
     """Two frontiers: recall, and summary-only recall, against summarising cost."""
-    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    fig = Figure(figsize=(13, 4.8))
+    axes = fig.subplots(1, 2)
     for ax, quality in zip(
         axes, ("evidence_recall", "summary_only_evidence_recall"), strict=True
     ):
@@ -640,7 +638,6 @@ def _plot_trigger_costs(rows: pd.DataFrame, path: Path) -> None:
         )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
-    plt.close(fig)
 
 
 def health_lines(log: RunLog) -> list[str]:

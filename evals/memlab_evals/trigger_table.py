@@ -20,16 +20,13 @@ import sys
 import time
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from memlab_evals.frontier_plot import plot_frontier  # noqa: E402
-from memlab_evals.report import TRIGGER_TABLE, markdown_table  # noqa: E402
-from memlab_evals.runner import default_workers  # noqa: E402
-from memory_lab.triggers import load_plugins, trigger_names  # noqa: E402
+from memlab_evals.frontier_plot import plot_frontier
+from memlab_evals.report import TRIGGER_TABLE, markdown_table
+from memlab_evals.runner import default_workers
+from memory_lab.triggers import load_plugins, trigger_names
 
 ANCHORS = ("A", "B", "C")
 """The three triggers every new one is measured beside and combined with."""
@@ -155,9 +152,8 @@ def _write_markdown(table: pd.DataFrame, path: Path) -> None:
 def _plot(table: pd.DataFrame, path: Path) -> None:
     """Per dataset and budget: summary-only recall against summarising cost."""
     groups = list(table.groupby(["dataset", "budget"], sort=False))
-    fig, axes = plt.subplots(
-        len(groups), 1, figsize=(9, 4.2 * len(groups)), squeeze=False
-    )
+    fig = Figure(figsize=(9, 4.2 * len(groups)))
+    axes = fig.subplots(len(groups), 1, squeeze=False)
     for ax, ((label, budget), rows) in zip(axes[:, 0], groups, strict=True):
         recipes = rows[rows["compress_input_tokens_per_1k_turns"].notna()]
         plot_frontier(
@@ -169,4 +165,3 @@ def _plot(table: pd.DataFrame, path: Path) -> None:
         )
     fig.tight_layout()
     fig.savefig(path, dpi=100)
-    plt.close(fig)
