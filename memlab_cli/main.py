@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from dataclasses import replace
@@ -175,7 +174,12 @@ def _run_app(args: argparse.Namespace) -> int:
     ):
         if url:
             env[name] = url
-    return subprocess.call(cmd, env=env)
+    # Become the server rather than wait on it: a signal to this process (a
+    # terminal's Ctrl-C, a supervisor's SIGTERM) then reaches Streamlit itself
+    # instead of leaving it running behind a dead parent.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, cmd, env)
 
 
 def _add_main(sub: argparse._SubParsersAction) -> None:
