@@ -40,12 +40,20 @@ from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecisio
 from memory_lab.validation import validate_batch
 
 
-def make_brain(config: MemoryConfig, counter: TokenCounter, clock: Clock) -> Brain:
+def make_brain(
+    config: MemoryConfig,
+    counter: TokenCounter,
+    clock: Clock,
+    embedder: Embedder | None = None,
+) -> Brain:
     """The rule-based brain, wrapped by the LLM brain when an endpoint is configured."""
     from memory_lab.brains.rule_based import RuleBasedBrain
 
     rules = RuleBasedBrain(
-        counter=counter, categories=config.facts, extractor=config.extractor
+        counter=counter,
+        categories=config.facts,
+        extractor=config.extractor,
+        embed=embedder.embed if embedder is not None else None,
     )
     if config.llm is None:
         return rules
@@ -96,7 +104,9 @@ class MemoryEngine:
         self.clock = clock or SystemClock()
         self.counter = counter or default_counter()
         self.embedder = embedder or default_embedder()
-        self.brain = brain or make_brain(self.config, self.counter, self.clock)
+        self.brain = brain or make_brain(
+            self.config, self.counter, self.clock, self.embedder
+        )
         # Memory work goes through the meter: what it gave the brain to read is
         # the cost a trigger's choices carry (`brain_reads`).
         self.metered = MeteredBrain(self.brain, self.counter)

@@ -110,31 +110,53 @@ def test_uses_the_injected_counter():
     assert 0 < len(draft.summary.split()) <= 8
 
 
-def test_respond_says_it_is_offline_and_lists_memory(brain):
+def test_respond_quotes_the_fact_that_answers_with_its_date(brain):
     context = bundle(
-        facts="[FACTS]\nUser facts:\n- name: Alex\n- home_city: Uppsala\n[END FACTS]",
-        episodes="<episodes>\n- 2024-05-01: user decided to go with K2.\n</episodes>",
+        facts='<memory type="facts">\n'
+        "- [identity] name = Alex (since 2024-05-01)\n"
+        "- [identity] home city = Uppsala (since 2024-05-01)\n</memory>",
+        episodes='<memory type="episodes">\n'
+        "- [1 May 2024; turns S1:0..S1:2] user decided to go with K2.\n</memory>",
     )
-    reply = brain.respond(message("What do you know about me?", 5), context).value
-    assert reply.startswith("[offline responder] No language model is configured")
-    assert "Facts used: name: Alex; home_city: Uppsala." in reply
-    assert "Episodes used: 2024-05-01: user decided to go with K2." in reply
-    assert "[FACTS]" not in reply and "User facts" not in reply
+    reply = brain.respond(message("Which city is my home?", 5), context).value
+    assert reply.startswith("[offline responder: no language model is configured]")
+    assert "From memory: Your home city is Uppsala (since 2024-05-01)." in reply
+    assert "K2" not in reply  # shares no word and no meaning with the question
 
 
-def test_respond_with_empty_memory_says_none(brain):
+def test_respond_with_empty_memory_says_it_holds_nothing(brain):
     reply = brain.respond(message("Hello?"), bundle()).value
-    assert "Facts used: none. Episodes used: none." in reply
+    assert reply.endswith("Memory holds nothing that answers your message.")
+
+
+def test_respond_never_quotes_the_assistant(brain):
+    window = ContextBlock(
+        kind="window",
+        text="user (1 May 2024): We chose the blue tiles.\n"
+        "assistant (1 May 2024): The tiles you chose are green.",
+        tokens=10,
+        budget=100,
+    )
+    context = ContextBundle(blocks=[window], total_tokens=10, budget=200)
+    reply = brain.respond(message("Which tiles did we choose?", 3), context).value
+    assert "blue tiles" in reply and "green" not in reply
 
 
 def test_respond_stays_short_with_a_lot_of_memory(brain):
-    facts = "\n".join(f"- fact number {i}: " + "word " * 30 for i in range(40))
-    episodes = "\n".join(
-        f"- episode {i}: " + "long summary text " * 20 for i in range(20)
+    facts = "\n".join(
+        f"- [knowledge] supplier {i} = " + "word " * 30 + "(since 2024-05-01)"
+        for i in range(40)
     )
-    reply = brain.respond(message("Tell me everything."), bundle(facts, episodes)).value
-    assert len(reply.split()) < 120
-    assert "more)" in reply
+    episodes = "\n".join(
+        f"- [1 May 2024; turns S1:{i}..S1:{i + 1}] the supplier said "
+        + "long summary text " * 20
+        for i in range(20)
+    )
+    reply = brain.respond(
+        message("What did each supplier say?"), bundle(facts, episodes)
+    ).value
+    assert reply.count("; ") <= 2  # the answer and at most three related lines
+    assert len(reply.split()) < 160
 
 
 def test_respond_is_deterministic(brain):
@@ -193,13 +215,16 @@ def test_output_is_identical_across_processes_and_hash_seeds():
 def test_respond_keeps_multi_line_episodes_together(brain):
     episodes = (
         '<memory type="episodes">\n'
-        "- [2024-05-01 12:00; turns S1:0..S1:4] user: We chose K2 &amp; Fortnox.\n"
-        "assistant: Noted.\n"
-        "- [2024-05-02 09:00; turns S2:0..S2:1] user: I moved to Oslo.\n"
+        "- [1 May 2024; turns S1:0..S1:4] user: We chose K2 &amp; Fortnox for the\n"
+        "books. assistant: Noted.\n"
+        "- [2 May 2024; turns S2:0..S2:1] user: I moved to Oslo.\n"
         "</memory>"
     )
     reply = brain.respond(
-        message("What did we decide?"), bundle(episodes=episodes)
+        message("Which books software did we choose?"), bundle(episodes=episodes)
     ).value
-    assert "user: We chose K2 & Fortnox. assistant: Noted.;" in reply
-    assert reply.endswith("user: I moved to Oslo.")
+    assert (
+        "From memory: From 1 May 2024: user: We chose K2 & Fortnox for the books. "
+        "assistant: Noted." in reply
+    )
+    assert "Oslo" not in reply

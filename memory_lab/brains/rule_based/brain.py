@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_lab.brains.base import BrainResult, zero_usage
+from memory_lab.brains.rule_based.answer import Embed, answer_reply
 from memory_lab.brains.rule_based.extraction import extract_candidates
-from memory_lab.brains.rule_based.listing import memory_listing
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, FactConfig
 from memory_lab.tokens import TokenCounter, default_counter
@@ -24,10 +24,8 @@ from memory_lab.types import (
     Message,
 )
 
-PREAMBLE = (
-    "[offline responder] No language model is configured, so here is what memory "
-    "holds for your message."
-)
+PREAMBLE = "[offline responder: no language model is configured]"
+NOTHING = f"{PREAMBLE} Memory holds nothing that answers your message."
 
 
 class RuleBasedBrain:
@@ -41,6 +39,8 @@ class RuleBasedBrain:
             None, so budgets match what a model would be charged.
         categories: The fact vocabulary; candidates outside it are dropped, so a
             researcher can switch a category off by removing it from the config.
+        embed: Sentence vectors for matching a reply's memory lines by meaning
+            (`answer.answer_reply`); without it replies match words only.
     """
 
     name = "rule"
@@ -50,8 +50,10 @@ class RuleBasedBrain:
         counter: TokenCounter | None = None,
         categories: FactConfig | None = None,
         extractor: Extractor = DEFAULT_EXTRACTOR,
+        embed: Embed | None = None,
     ) -> None:
         self._counter = counter if counter is not None else default_counter()
+        self._embed = embed
         self._facts = categories if categories is not None else FactConfig()
         self._extractor = extractor
 
@@ -83,13 +85,14 @@ class RuleBasedBrain:
         return BrainResult([c for c in found if c.category in categories])
 
     def respond(self, question: Message, context: ContextBundle) -> BrainResult[str]:
-        """A plain listing of the memory that was assembled for `question`.
+        """The memory line that best answers `question`, said as a sentence.
 
-        Without a model there is no answer to give; showing which facts and
-        episodes were retrieved is still useful for inspecting the memory, and
-        saying so avoids passing a listing off as an answer.
+        Without a model nothing is composed: the reply quotes the line the
+        context holds (a fact, a dated turn, an episode) with its source, then
+        a few related lines, and says so when memory holds nothing relevant.
         """
-        return BrainResult(f"{PREAMBLE} {memory_listing(context)}")
+        found = answer_reply(question.content, context, self._embed)
+        return BrainResult(NOTHING if found is None else f"{PREAMBLE} {found}")
 
     def usage(self) -> dict[str, int]:
         """All zero: no model is called, no fact is proposed or refused."""
