@@ -14,7 +14,6 @@ clock; `session_space` binds one space to one browser session.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import threading
@@ -23,16 +22,18 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from app_ui.clock import OffsetClock, OffsetStore
+from memlab_cli.settings import Settings
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder
 from memory_lab.engine import MemoryEngine
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter
 
-DEMO_ENV = "MEMORY_LAB_APP_DEMO"
 IDLE_ENV = "MEMORY_LAB_DEMO_IDLE_S"
-ROOT_ENV = "MEMORY_LAB_DEMO_ROOT"
+"""Named in the error for a bad idle limit; read by `memlab_cli.settings`."""
 IDLE_S = 3600.0
 """A session's memory is deleted after this long without a rerun."""
 PREFIX = "session-"
@@ -40,7 +41,7 @@ PREFIX = "session-"
 
 def enabled() -> bool:
     """Whether the app runs as a public demo (`memory-lab app --demo`)."""
-    return os.environ.get(DEMO_ENV, "").strip().lower() in {"1", "true", "yes"}
+    return Settings().app_demo
 
 
 def idle_seconds() -> float:
@@ -49,22 +50,16 @@ def idle_seconds() -> float:
     Raises:
         ValueError: for a value that is not a positive number of seconds.
     """
-    raw = os.environ.get(IDLE_ENV, "").strip()
-    if not raw:
-        return IDLE_S
     try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if value <= 0:
-        raise ValueError(f"{IDLE_ENV}={raw!r}: give a positive number of seconds")
-    return value
+        return Settings().demo_idle_s
+    except ValidationError:
+        raise ValueError(f"{IDLE_ENV}: give a positive number of seconds") from None
 
 
 def demo_root() -> Path:
     """Where the sessions' folders live: MEMORY_LAB_DEMO_ROOT, else the temp dir."""
-    raw = os.environ.get(ROOT_ENV, "").strip()
-    return Path(raw) if raw else Path(tempfile.gettempdir()) / "memory-lab-demo"
+    root = Settings().demo_root
+    return root if root is not None else Path(tempfile.gettempdir()) / "memory-lab-demo"
 
 
 class DemoSpace:

@@ -74,6 +74,20 @@ class Settings(BaseSettings):
     llm_max_connections: int = Field(default=4, ge=1)
     llm_timeout_s: float = Field(default=60.0, gt=0)
     data: Path | None = Field(default=None, description="The app's data folder.")
+    app_demo: bool = Field(
+        default=False,
+        description="The app as a public demo: a memory per browser session "
+        "(`memory-lab app --demo`).",
+    )
+    demo_idle_s: float = Field(
+        default=3600.0,
+        gt=0,
+        description="Seconds a demo session may idle before its memory is deleted.",
+    )
+    demo_root: Path | None = Field(
+        default=None,
+        description="Where demo sessions' folders live (default: the temp folder).",
+    )
     runs: Path = Field(default=Path("runs"), description="Where eval runs live.")
     locomo: Path | None = Field(default=None, description="LoCoMo file for `main`.")
     nb_full: bool = Field(default=False, description="Notebooks run full settings.")

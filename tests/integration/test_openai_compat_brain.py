@@ -449,16 +449,19 @@ def test_a_failing_endpoint_is_retried_then_the_fallback_answers(
 def test_the_respond_fallback_says_the_endpoint_failed(make_brain, openai_server):
     brain = make_brain(max_attempts=1)
     openai_server.script(HTTP_500)
-    context = bundle('<memory type="facts">\n- home_city: Oslo\n</memory>')
+    context = bundle(
+        '<memory type="facts">\n- [identity] home city = Oslo (since 2024-01-01)\n'
+        "</memory>"
+    )
 
-    result = brain.respond(turn(3, "Where do I live?"), context)
+    result = brain.respond(turn(3, "Which city is home?"), context)
 
     assert result.value.startswith(FAILED_PREAMBLE)
-    assert "home_city: Oslo" in result.value
+    assert "Your home city is Oslo" in result.value
     assert "No language model is configured" not in result.value
     [note] = result.notes
     assert note.kind == "brain_fallback" and note.refs == ("D1:3",)
-    assert note.detail.endswith("used a listing of memory")
+    assert note.detail.endswith("used the memory line that best answers")
 
 
 def test_a_429_waits_for_retry_after_and_then_succeeds(make_brain, openai_server):
@@ -493,7 +496,6 @@ def test_the_rule_based_brain_takes_over(make_brain, openai_server, operation):
     brain = make_brain(fallback_brain=RuleBasedBrain(), max_attempts=1)
     reference = RuleBasedBrain()
     long_text = "Ada lives in Oslo. She chose the blue plan. " * 30
-    question = turn(3, "Where do I live?")
     calls = {
         "summarize": lambda b: b.summarize(TURNS, max_tokens=60),
         "extract": lambda b: b.extract(TURNS),
@@ -502,9 +504,14 @@ def test_the_rule_based_brain_takes_over(make_brain, openai_server, operation):
     openai_server.script(HTTP_500)
 
     if operation == "respond":
-        result = brain.respond(question, bundle("home_city = Oslo"))
-        listing = reference.respond(question, bundle("home_city = Oslo")).value
-        assert result.value.endswith(listing.split("holds for your message. ", 1)[1])
+        held = bundle("- [identity] home city = Oslo (since 2024-01-01)")
+        asked = turn(3, "Which city is home?")
+        result = brain.respond(asked, held)
+        offline = reference.respond(asked, held).value
+        assert offline.endswith(
+            "From memory: Your home city is Oslo (since 2024-01-01)."
+        )
+        assert result.value == f"{FAILED_PREAMBLE} " + offline.split("] ", 1)[1]
     else:
         result = calls[operation](brain)
         assert result.value == calls[operation](reference).value

@@ -33,7 +33,7 @@ from memory_lab.brains.llm.extraction import (
     readable_turns,
     vet_facts,
 )
-from memory_lab.brains.rule_based.listing import memory_listing
+from memory_lab.brains.rule_based.answer import answer_reply
 from memory_lab.config import FactConfig, LLMSettings
 from memory_lab.llm.client import ChatClient, LLMUsage
 from memory_lab.llm.response_cache import ResponseCache
@@ -59,6 +59,7 @@ S = TypeVar("S", SummaryResponse, CondenseResponse)
 FAILED_PREAMBLE = (
     "The language model endpoint failed; answering from memory without it:"
 )
+NOTHING_HELD = "Memory holds nothing that answers your message."
 # Room for the JSON fields around a summary.
 _SUMMARY_OVERHEAD_TOKENS = 200
 
@@ -231,8 +232,11 @@ class OpenAICompatBrain:
                 "respond",
                 failure,
                 [question.id],
-                lambda: BrainResult(f"{FAILED_PREAMBLE} {memory_listing(context)}"),
-                used="a listing of memory",
+                lambda: BrainResult(
+                    f"{FAILED_PREAMBLE} "
+                    + (answer_reply(question.content, context) or NOTHING_HELD)
+                ),
+                used="the memory line that best answers",
             )
         return BrainResult(text)
 
