@@ -128,7 +128,9 @@ def _listing(folder: Path) -> dict[str, str]:
 
 
 def test_purge_by_chat_leaves_no_byte_of_it_and_keeps_the_rest(data, cache):
-    assert {p.name for p in files_holding(data, SECRET)} == {
+    # Both databases hold it; Chroma may also have left its bytes in an HNSW
+    # file's unused space, which is what the purge's disk tier zeroes.
+    assert {p.name for p in files_holding(data, SECRET)} >= {
         "memory.sqlite3",
         "chroma.sqlite3",
     }
