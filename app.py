@@ -14,7 +14,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import streamlit as st  # noqa: E402
 
-from app_ui import activity, chat, demo, evals_panel, sidebar, tiers  # noqa: E402
+from app_ui import activity, chat, chats, demo, evals_panel, sidebar, tiers  # noqa: E402
 from app_ui.engines import memory_for  # noqa: E402
 from app_ui.settings import SettingsError  # noqa: E402
 from memory_lab.errors import MemoryLabError  # noqa: E402
@@ -42,14 +42,16 @@ def main() -> None:
             st.info(
                 "Your demo memory was deleted after an idle hour; this is a new one."
             )
-    sidebar.time_controls(engine, clock, tenant)
-    sidebar.replay_controls(engine, clock, tenant)
+    thread = chats.current_chat(engine, tenant)
+    sidebar.time_controls(engine, clock, tenant, thread)
+    sidebar.replay_controls(engine, clock, tenant, thread)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
 
-    snapshot = engine.snapshot(tenant)
+    snapshot = engine.snapshot(tenant, thread=thread)
     left, right = st.columns([2, 3], gap="large")
     with left:
-        chat.chat_panel(engine, tenant, snapshot)
+        chats.chat_list(engine, tenant, thread)
+        chat.chat_panel(engine, tenant, thread, snapshot)
     with right:
         st.subheader(f"Memory of {tenant!r} · recipe {settings.recipe_spec}")
         names = ["Window", "Episodes", "Facts", "Timeline", "Context", "Evals"]
@@ -63,7 +65,7 @@ def main() -> None:
         with timeline:
             activity.timeline_panel(snapshot)
         with context:
-            activity.context_panel(engine, tenant, snapshot)
+            activity.context_panel(engine, tenant, snapshot, thread)
         with evals:
             evals_panel.evals_panel()
 

@@ -14,7 +14,7 @@ from app_ui.clock import OffsetClock
 from memlab_cli.conversation_io import Replayable, load_replayable
 from memory_lab.engine import MemoryEngine, StepResult
 from memory_lab.errors import InvalidMessageError, MemoryLabError
-from memory_lab.types import MemoryEvent, Message
+from memory_lab.types import ContextBundle, MemoryEvent, Message
 
 # Writes that get a muted status line under the reply, with Undo.
 WRITE_KINDS = frozenset(
@@ -32,8 +32,10 @@ WRITE_KINDS = frozenset(
 TIMELINE_KINDS = frozenset({"trigger_fired", "compressed", "brain_fallback"})
 
 
-def send(engine: MemoryEngine, tenant: str, text: str) -> StepResult:
-    """Chat one user message.
+def send(
+    engine: MemoryEngine, tenant: str, text: str, thread: str = "main"
+) -> StepResult:
+    """Chat one user message into a chat (its session is the chat's id).
 
     Raises:
         InvalidMessageError: for an empty, oversized or unencodable message; nothing
@@ -42,7 +44,48 @@ def send(engine: MemoryEngine, tenant: str, text: str) -> StepResult:
     if text is None or not text.strip():
         # The engine would say the same, but naming an internal message id.
         raise InvalidMessageError("The message is empty: type something to send")
-    return engine.chat(tenant, text)
+    return engine.chat(tenant, text, thread=thread, session=thread)
+
+
+def reply_without_memory(engine: MemoryEngine, tenant: str, text: str) -> str:
+    """What the same brain answers to `text` from an empty memory; nothing is stored.
+
+    The context holds no fact, episode, summary or earlier turn, so the
+    difference from the stored reply is what memory added.
+    """
+    question = Message(
+        id="without-memory",
+        tenant=tenant,
+        session="without-memory",
+        role="user",
+        content=text,
+        timestamp=engine.clock.now(),
+    )
+    empty = ContextBundle(blocks=[], total_tokens=0, budget=engine.config.budget.total)
+    return engine.brain.respond(question, empty).value
+
+
+def recalled_from(
+    engine: MemoryEngine, tenant: str, thread: str, context: ContextBundle | None
+) -> list[str]:
+    """Titles of the tenant's other chats that the reply's context drew on.
+
+    A fact names the chat (session) it was said in, an episode its thread and a
+    turn its session; only ids of catalogued chats other than this one count.
+    """
+    if context is None:
+        return []
+    items = {i for b in context.blocks for i in b.items}
+    chats = {c.thread: c.title for c in engine.chats.chats(tenant)}
+    seen: set[str] = set()
+    for fact_id in items:
+        fact = engine.facts.store.get(tenant, fact_id)
+        if fact is not None:
+            seen.add(fact.session)
+    for episode in engine.episodes.get(tenant, sorted(items)):
+        seen.add(episode.thread)
+    seen |= {m.session for m in engine.transcript.messages(tenant) if m.id in items}
+    return [chats[t] for t in sorted(seen) if t in chats and t != thread]
 
 
 def fallbacks(step: StepResult) -> list[MemoryEvent]:
@@ -51,11 +94,15 @@ def fallbacks(step: StepResult) -> list[MemoryEvent]:
 
 
 def advance_clock(
-    engine: MemoryEngine, clock: OffsetClock, tenant: str, step: timedelta
+    engine: MemoryEngine,
+    clock: OffsetClock,
+    tenant: str,
+    step: timedelta,
+    thread: str = "main",
 ) -> StepResult:
     """Move the tenant's clock forward and let triggers C and idle close fire."""
     clock.advance(step)
-    return engine.tick(tenant)
+    return engine.tick(tenant, thread=thread)
 
 
 def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> MemoryEvent:
@@ -159,6 +206,7 @@ def replay(
     conv: Replayable,
     cursor: ReplayCursor,
     upto: int,
+    thread: str = "main",
 ) -> list[StepResult]:
     """Ingest turns `cursor.position .. upto-1` of `conv` into `tenant`'s memory.
 
@@ -183,6 +231,6 @@ def replay(
                 "seq": -1,
             }
         )
-        results.append(engine.ingest(tenant, [msg]))
+        results.append(engine.ingest(tenant, [msg], thread=thread))
         cursor.position += 1
     return results

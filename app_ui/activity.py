@@ -57,13 +57,15 @@ def _last_user_text(snapshot: dict) -> str:
     return ""
 
 
-def context_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+def context_panel(
+    engine: MemoryEngine, tenant: str, snapshot: dict, thread: str = "main"
+) -> None:
     """The context the responder would get for a query, block by block."""
     query = st.text_input(
         "Query", key="context_query", placeholder="Defaults to the last user message"
     )
     query = query.strip() or _last_user_text(snapshot) or "What do you know about me?"
-    bundle = engine.assemble(tenant, query)
+    bundle = engine.assemble(tenant, query, thread=thread)
     st.progress(
         min(bundle.total_tokens / bundle.budget, 1.0),
         text=f"Total {bundle.total_tokens} / {bundle.budget} tokens",

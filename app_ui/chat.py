@@ -23,6 +23,7 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.types import MemoryEvent, Message
 
 PENDING = "pending_prompt"
+COMPARE = "compare_without_memory"
 PAGE_RUNS = "chat_page_runs"
 # Only the latest turns are drawn: a long replay would otherwise slow every rerun.
 SHOWN_TURNS = 60
@@ -82,29 +83,58 @@ def _status_lines(engine: MemoryEngine, tenant: str, reply_id: str) -> None:
             )
 
 
+def _extras() -> dict[str, dict]:
+    """What this tab learned about each reply: other chats used, the memoryless one."""
+    return st.session_state.setdefault("reply_extras", {})
+
+
+def _reply_notes(reply_id: str) -> None:
+    extra = _extras().get(reply_id)
+    if not extra:
+        return
+    if extra.get("chats"):
+        names = ", ".join(repr(t) for t in extra["chats"])
+        st.caption(f":material/link: Recalled from your other chats: {names}")
+    if "without" in extra:
+        with st.container(border=True):
+            st.caption("Without memory, the same brain answers:")
+            st.markdown(extra["without"])
+
+
 def _draw(engine: MemoryEngine, tenant: str, messages: list[Message]) -> None:
     for msg in messages:
         role = msg.role if msg.role in ("user", "assistant") else "assistant"
         with st.chat_message(role):
             st.markdown(msg.content)
             if msg.role == "assistant":
+                _reply_notes(msg.id)
                 _status_lines(engine, tenant, msg.id)
 
 
-def _send(engine: MemoryEngine, tenant: str, text: str) -> None:
+def _send(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
     """Chat one message and draw it, or show why it was refused."""
     asked = engine.clock.now()
     try:
         with st.spinner("Thinking..."):
-            step = actions.send(engine, tenant, text)
+            step = actions.send(engine, tenant, text, thread)
+            without = (
+                actions.reply_without_memory(engine, tenant, text)
+                if st.session_state.get(COMPARE)
+                else None
+            )
     except MemoryLabError as err:
         st.error(f"Not sent: {err}")
         return
     replies = [
-        m for m in engine.transcript.messages(tenant, "main") if m.role == "assistant"
+        m for m in engine.transcript.messages(tenant, thread) if m.role == "assistant"
     ]
     if replies:
-        _writes(tenant)[replies[-1].id] = asked.isoformat()
+        reply_id = replies[-1].id
+        _writes(tenant)[reply_id] = asked.isoformat()
+        extra = {"chats": actions.recalled_from(engine, tenant, thread, step.context)}
+        if without is not None:
+            extra["without"] = without
+        _extras()[reply_id] = extra
     report_step(step)
     st.rerun()
 
@@ -147,19 +177,25 @@ def _suggestions(snapshot: dict) -> None:
         )
 
 
-def chat_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
-    """Draw the conversation; handle a new message, typed or a clicked suggestion."""
-    st.subheader("Chat")
+def chat_panel(engine: MemoryEngine, tenant: str, thread: str, snapshot: dict) -> None:
+    """Draw one chat; handle a new message, typed or a clicked suggestion."""
     # Counts full page runs: a fragment rerun replays the same argument.
     page_run = st.session_state[PAGE_RUNS] = st.session_state.get(PAGE_RUNS, 0) + 1
     memory_status(engine, tenant, page_run)
     show_flash()
     history = st.container(height=520, border=False)
     _suggestions(snapshot)
+    st.toggle(
+        "Also answer without memory",
+        key=COMPARE,
+        help="Each reply is shown beside what the same brain says from an empty "
+        "memory, so the difference is what memory added. The memoryless answer is "
+        "not stored.",
+    )
     typed = st.chat_input("Message the assistant", key="chat_box")
     text = typed if typed is not None else st.session_state.pop(PENDING, None)
     with history:
-        messages = engine.transcript.messages(tenant, "main")
+        messages = engine.transcript.messages(tenant, thread)
         if not messages:
             st.caption(
                 "No turns yet: say something, click a suggestion, or replay a "
@@ -167,4 +203,4 @@ def chat_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             )
         _draw(engine, tenant, messages[-SHOWN_TURNS:])
         if text is not None:
-            _send(engine, tenant, text)
+            _send(engine, tenant, thread, text)

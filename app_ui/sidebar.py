@@ -157,7 +157,9 @@ def choose_settings() -> AppSettings | None:
     return AppSettings(tenant=tenant, recipe_spec=spec, params=params, llm=llm)
 
 
-def time_controls(engine: MemoryEngine, clock: OffsetClock, tenant: str) -> None:
+def time_controls(
+    engine: MemoryEngine, clock: OffsetClock, tenant: str, thread: str = "main"
+) -> None:
     """The clock and the buttons that move it.
 
     Trigger C, idle close, TTL expiry and decay can then be shown without waiting.
@@ -173,7 +175,7 @@ def time_controls(engine: MemoryEngine, clock: OffsetClock, tenant: str) -> None
             help=f"Advance the clock {label} and re-check the triggers",
         ):
             try:
-                step = actions.advance_clock(engine, clock, tenant, delta)
+                step = actions.advance_clock(engine, clock, tenant, delta, thread)
             except MemoryLabError as err:
                 flash("error", str(err))
             else:
@@ -191,13 +193,15 @@ def time_controls(engine: MemoryEngine, clock: OffsetClock, tenant: str) -> None
         width="stretch",
     ):
         try:
-            report_step(engine.close_session(tenant))
+            report_step(engine.close_session(tenant, thread=thread))
         except MemoryLabError as err:
             flash("error", str(err))
 
 
-def replay_controls(engine: MemoryEngine, clock: OffsetClock, tenant: str) -> None:
-    """Replay a dataset conversation into this tenant, turn by turn or to a turn."""
+def replay_controls(
+    engine: MemoryEngine, clock: OffsetClock, tenant: str, thread: str = "main"
+) -> None:
+    """Replay a dataset conversation into this chat, turn by turn or to a turn."""
     sb = st.sidebar
     sb.subheader("Replay a conversation")
     try:
@@ -233,7 +237,9 @@ def replay_controls(engine: MemoryEngine, clock: OffsetClock, tenant: str) -> No
     if upto is not None:
         try:
             with st.spinner("Replaying..."):
-                steps = actions.replay(engine, clock, tenant, conv, cursor, upto)
+                steps = actions.replay(
+                    engine, clock, tenant, conv, cursor, upto, thread
+                )
         except MemoryLabError as err:
             flash("error", str(err))
         else:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
+from memory_lab.chats import ChatCatalog
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
@@ -153,6 +154,7 @@ class MemoryEngine:
             self.jobs = JobLedger(db)
             index = self._open_index("episodes")
             period_store = self._open_index("periods")
+        self.chats = ChatCatalog(self.jobs.db, self.transcript)
         self.episodes = CommittedEpisodeStore(index, self.jobs)
         self.episodes.reconcile()
         self.facts = FactMemory(
@@ -263,6 +265,7 @@ class MemoryEngine:
             timestamp=now,
         )
         validate_batch(tenant, [msg], self.config.limits)
+        self.chats.note_turn(tenant, thread, text, now)
         return self._step(
             tenant, thread, {"incoming": [msg.model_dump(mode="json")], "respond": True}
         )

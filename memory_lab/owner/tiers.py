@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memory_lab.chats.catalog import ChatCatalog, retitle_after_purge
 from memory_lab.embeddings import MiniLMEmbedder
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.owner import erase
@@ -72,6 +73,8 @@ class PurgeFolder:
         self.events = SqliteEventLog(self.db)
         self.ledger = JobLedger(self.db)
         self.log = PurgeLog(self.db)
+        # Made here too, so a folder from before the catalog can be purged.
+        ChatCatalog(self.db, self.transcript)
         built_by = embedder or MiniLMEmbedder
         self._embedder = NameOnly(built_by.name, built_by.dim)
         self._indexes: dict[str, ChromaEpisodeStore | None] = {}
@@ -179,7 +182,10 @@ def _transcript(
 ) -> None:
     with opened.db.write() as conn:
         removed = erase.delete_rows(conn, "turns", t.tenant, plan.turns)
-        opened.log.tier_done(t.id, "transcript", {"turns": removed})
+        titles = retitle_after_purge(conn, t.tenant, everything=plan.everything)
+        opened.log.tier_done(
+            t.id, "transcript", {"turns": removed, "chat_titles": titles}
+        )
 
 
 def _facts(

@@ -138,6 +138,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE facts ADD COLUMN ended_at TEXT",
         "UPDATE facts SET ended_at = valid_until WHERE status != 'active'",
     ),
+    # 3: the chat catalog (titles and trash; `memory_lab.chats`).
+    (
+        """
+        CREATE TABLE chats (
+            tenant     TEXT NOT NULL,
+            thread     TEXT NOT NULL,
+            title      TEXT NOT NULL,
+            titled_by  TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            trashed_at TEXT,
+            PRIMARY KEY (tenant, thread)
+        )
+        """,
+    ),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 

@@ -146,7 +146,7 @@ def test_purge_by_chat_leaves_no_byte_of_it_and_keeps_the_rest(data, cache):
     [tombstone] = _tombstones(data)
     assert tombstone.status == "done" and tombstone.plan is None
     assert tombstone.selection == {"chat": "s1"} and tombstone.tenant == TENANT
-    assert tombstone.counts["transcript"] == {"turns": 16}
+    assert tombstone.counts["transcript"] == {"turns": 16, "chat_titles": 0}
     assert tombstone.counts["llm_cache"] == {"responses": 1}
     assert tombstone.counts["disk"]["segments_unrecognised"] == 0
     assert tombstone.requested_by and SECRET not in repr(tombstone)
