@@ -219,10 +219,70 @@ def _default_categories() -> dict[str, CategoryPolicy]:
     return policies
 
 
+class FactGroup(Frozen):
+    """Fact categories the facts block lists together under one header.
+
+    A header said once costs fewer tokens than a category tag on every line.
+    """
+
+    header: str = Field(
+        min_length=1,
+        max_length=40,
+        description="Shown as its own line, followed by a colon.",
+    )
+    categories: tuple[str, ...] = Field(
+        min_length=1, description="Categories listed under the header."
+    )
+
+    @field_validator("header")
+    @classmethod
+    def _plain(cls, header: str) -> str:
+        return plain_header(header)
+
+
+def plain_header(header: str) -> str:
+    """A header must not read as a fact line or break the block into two.
+
+    Raises:
+        ValueError: naming the header.
+    """
+    if header != header.strip() or "\n" in header or "\r" in header:
+        raise ValueError(
+            f"header {header!r} must be one line without surrounding spaces"
+        )
+    if header.startswith("-"):
+        raise ValueError(f"header {header!r} must not start with '-': fact lines do")
+    return header
+
+
+def _default_groups() -> tuple[FactGroup, ...]:
+    return (
+        FactGroup(header="Preferences", categories=("instruction", "preference")),
+        FactGroup(header="Decisions", categories=("decision",)),
+        FactGroup(
+            header="Knowledge", categories=("identity", "constraint", "knowledge")
+        ),
+        FactGroup(header="Open items", categories=("unresolved",)),
+    )
+
+
 class FactConfig(Frozen):
     """Vocabulary and lifecycle of structured facts."""
 
     categories: dict[str, CategoryPolicy] = Field(default_factory=_default_categories)
+    groups: tuple[FactGroup, ...] = Field(
+        default_factory=_default_groups,
+        description="Headers of the facts block, in the order shown, and the "
+        "categories under each; within a header, facts keep their rank order. "
+        "The user's instructions are how they want to be answered (preferences); "
+        "identity and constraints are what holds about them (knowledge).",
+    )
+    other_header: str = Field(
+        default="Other",
+        min_length=1,
+        max_length=40,
+        description="Header of the facts whose category no group lists.",
+    )
     confidence_floor: float = Field(default=0.35, ge=0.0, le=1.0)
     hedge_below: float = Field(
         default=0.6, ge=0.0, le=1.0, description="Facts below this are marked hedged."
@@ -264,6 +324,48 @@ class FactConfig(Frozen):
         "MiniLM: paraphrased slots 0.37-0.80, such as 'diet' and 'is vegetarian'; "
         "unrelated ones up to 0.36, such as 'city' and 'job'; a thin margin).",
     )
+
+    @field_validator("other_header")
+    @classmethod
+    def _plain_other(cls, header: str) -> str:
+        return plain_header(header)
+
+    @model_validator(mode="after")
+    def _groups_partition(self) -> FactConfig:
+        """Each category under at most one header, and headers told apart.
+
+        Groups given explicitly must name known categories; the default groups
+        skip the categories a reduced vocabulary leaves out.
+        """
+        headers = [g.header for g in self.groups] + [self.other_header]
+        twice = sorted({h for h in headers if headers.count(h) > 1})
+        if twice:
+            raise ValueError(
+                f"groups: header {twice[0]!r} is used twice (other_header included)"
+            )
+        seen: dict[str, str] = {}
+        for group in self.groups:
+            for category in group.categories:
+                if category in seen:
+                    raise ValueError(
+                        f"groups: category {category!r} is under both "
+                        f"{seen[category]!r} and {group.header!r}"
+                    )
+                seen[category] = group.header
+        unknown = sorted(set(seen) - set(self.categories))
+        if unknown and "groups" in self.model_fields_set:
+            known = ", ".join(sorted(self.categories))
+            raise ValueError(
+                f"groups: unknown fact category {unknown[0]!r} (known: {known})"
+            )
+        return self
+
+    def header(self, category: str) -> str:
+        """The facts block header a category is listed under."""
+        for group in self.groups:
+            if category in group.categories:
+                return group.header
+        return self.other_header
 
     def policy(self, category: str) -> CategoryPolicy:
         """Policy of a category.
@@ -355,13 +457,24 @@ class RetrievalConfig(Frozen):
         description="Expand retrieved episodes to their source turns that best match "
         "the query (verbatim excerpts beside the summaries).",
     )
+    verbatim_share: float | None = Field(
+        default=0.15,
+        description=(
+            "Share of the whole context budget the newest window turns fill "
+            "verbatim, newest first and whole turns, so a chat keeps its last "
+            "exchanges at any budget; the rest of the window competes with older "
+            "turns by relevance to the question, and room the tail leaves unused "
+            "goes to them. None: the window block's own budget. Without "
+            "`expand_turns` the window fills its own budget, uncapped: turns it "
+            "leaves out could not be reached."
+        ),
+    )
     verbatim_turns: int | None = Field(
-        default=2,
+        default=None,
         ge=0,
         description=(
-            "Newest window turns always shown verbatim; the rest of the window "
-            "competes with older turns by relevance to the question (None: as many "
-            "as the window block's budget holds)."
+            "At most this many newest window turns verbatim, whatever room "
+            "`verbatim_share` gives (None: no cap beyond the share)."
         ),
     )
     excerpt_share: float = Field(
@@ -385,6 +498,18 @@ class RetrievalConfig(Frozen):
         description="Added to a source turn's normalised BM25 score when its "
         "episode was also found by meaning.",
     )
+
+    @field_validator("verbatim_share")
+    @classmethod
+    def _a_share(cls, share: float | None) -> float | None:
+        """A share of the budget: above 0, and below 1 so the notice fits."""
+        if share is not None and not 0.0 < share < 1.0:
+            raise ValueError(
+                f"verbatim_share is a share of the context budget, above 0 and "
+                f"below 1 (got {share}); to show no verbatim tail set "
+                "verbatim_turns=0, and for the window block's budget set None"
+            )
+        return share
 
 
 class LimitsConfig(Frozen):

@@ -15,6 +15,13 @@ from itertools import pairwise
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.context.dates import dated
+from memory_lab.context.fact_groups import (
+    FactRow,
+    choose,
+    grouped,
+    header_line,
+    is_header,
+)
 from memory_lab.facts.ranking import fact_order, in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
@@ -52,11 +59,14 @@ class AssemblyInput:
     excerpts: Sequence[tuple[Message, float]] = ()
     """Source turns of retrieved episodes, best match first (see retrieval)."""
     excerpt_share: float = RetrievalConfig().excerpt_share
-    verbatim_turns: int | None = None
-    """Newest window turns shown as the window block; None: all its budget holds.
+    verbatim_share: float | None = None
+    """Share of the total budget the window block (the verbatim tail) may fill,
+    newest turns first; None: the window block's own budget.
 
     Window turns left out are expected among `excerpts`, ranked by relevance, and
-    the window budget they did not use goes to the episodes block."""
+    the room the tail did not use goes to the episodes block."""
+    verbatim_turns: int | None = None
+    """At most this many newest turns in the window block; None: no cap."""
     periods: Sequence[tuple[Episode, float]] = ()
     """Daily or weekly summaries of the period the question names: they answer it
     as a whole, so they get the episodes room before excerpts and episodes."""
@@ -110,12 +120,21 @@ def _about_asked(fact: Fact, query_words: set[str]) -> bool:
 
 
 def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
+    """`- key = value (since DATE)`, without its category: the header says it.
+
+    A `[category]` tag on every line cost 3-4 tokens, a fifth of a typical fact
+    line; the header costs as much once for all the facts under it.
+    """
     who = "" if f.subject == "user" else f"{f.subject}: "
     mark = " (unsure)" if hedged else ""
     since = f.valid_from.date().isoformat()
     historical = f.category == "decision" and now - f.valid_from > HISTORICAL_AFTER
     when = f"historical, decided {since}" if historical else f"since {since}"
-    return f"- [{f.category}] {who}{f.key.replace('_', ' ')} = {f.value}{mark} ({when})"
+    return f"- {who}{f.key.replace('_', ' ')} = {f.value}{mark} ({when})"
+
+
+def _fact_row(f: Fact, hedged: bool, now: datetime, config: FactConfig) -> FactRow:
+    return FactRow(_fact_line(f, hedged, now), f.id, config.header(f.category))
 
 
 def _episode_line(ep: Episode) -> str:
@@ -192,7 +211,10 @@ def assemble(
     """Build the context: notice, facts, episodes, running summary, recent turns.
 
     Each block keeps to its own budget; what the window, facts and summary leave
-    unused is lent to episodes; the total never exceeds `budget.total`.
+    unused is lent to episodes; the total never exceeds `budget.total`. The
+    window block is the verbatim tail: the newest turns, whole, up to
+    `verbatim_share` of the total (the newest alone, when too long, keeps its
+    end). Facts are shown under their category headers (`fact_groups`).
     """
     scan = scan or AssemblyConfig()
     wrapper = 12  # tags and separators per block, measured generously
@@ -203,7 +225,12 @@ def assemble(
     window_lines = [_memory_line(m) for m in recent]
     take: list[int] = []
     used = 0
-    win_budget = max(0, min(budget.window, remaining) - wrapper)
+    tail_room = (
+        budget.window
+        if data.verbatim_share is None
+        else int(budget.total * data.verbatim_share)
+    )
+    win_budget = max(0, min(tail_room, remaining) - wrapper)
     for i in range(len(window_lines) - 1, -1, -1):  # newest first
         if data.verbatim_turns is not None and len(take) >= data.verbatim_turns:
             break
@@ -220,7 +247,7 @@ def assemble(
         used += cost
     take.sort()
     shown_turns = [(window_lines[i], recent[i].id) for i in take]
-    window_block = _block("window", shown_turns, budget.window, counter)
+    window_block = _block("window", shown_turns, tail_room, counter)
     remaining -= window_block.tokens
 
     ranked = rank_facts(data.facts, data.query, data.now, facts_config)
@@ -240,16 +267,29 @@ def assemble(
     )
     competing_ids = {f.id for f in competing}
     standing = [f for f in ranked if f.id not in competing_ids]
-    fact_lines = [_fact_line(f, f.id in hedged, data.now) for f in standing]
+    rows = [_fact_row(f, f.id in hedged, data.now, facts_config) for f in standing]
     fact_room = max(0, min(budget.facts, remaining) - wrapper)
-    idx, _ = _fill(fact_lines, fact_room, counter, scan)
-    shown_facts = [(fact_lines[i], standing[i].id) for i in idx]
-    facts_block = _block("facts", shown_facts, budget.facts, counter)
+    shown_facts = [rows[i] for i in choose(rows, fact_room, counter, scan)]
+    facts_block = _block(
+        "facts", grouped(shown_facts, facts_config), budget.facts, counter
+    )
     remaining -= facts_block.tokens
     opening = wrapper if competing and not facts_block.text else 0
+    offered_rows = {
+        f.id: _fact_row(f, f.id in hedged, data.now, facts_config) for f in competing
+    }
+    opened = {row.header for row in shown_facts}
+    # A fact competing with the turns carries its header's cost when the header
+    # is not shown yet, so a fact that wins a place cannot overrun the budget.
     offered = [
-        (data.fact_scores[f.id], _fact_line(f, f.id in hedged, data.now), f.id)
-        for f in competing
+        (
+            data.fact_scores[fact_id],
+            row.line
+            if row.header in opened
+            else f"{header_line(row.header)}\n{row.line}",
+            fact_id,
+        )
+        for fact_id, row in offered_rows.items()
     ]
 
     def summary() -> ContextBlock:
@@ -282,7 +322,10 @@ def assemble(
         episodes_block, won = episodes()
         if won:  # facts that won places in the one ranking join the facts block
             before = facts_block.tokens
-            facts_block = _block("facts", shown_facts + won, budget.facts, counter)
+            joined = shown_facts + [offered_rows[fact_id] for _, fact_id in won]
+            facts_block = _block(
+                "facts", grouped(joined, facts_config), budget.facts, counter
+            )
             remaining -= facts_block.tokens - before
         remaining -= episodes_block.tokens
         summary_block = summary()
@@ -474,7 +517,13 @@ def _enforce_total(bundle: ContextBundle, counter: TokenCounter) -> ContextBundl
         b = blocks[i]
         lines = b.text.split("\n")[1:-1]
         lines = lines[:-1]
-        items = b.items[: len(lines)] if len(b.items) > len(lines) else b.items
+        if kind == "facts":
+            while lines and is_header(lines[-1]):  # no header without its facts
+                lines = lines[:-1]
+            shown = sum(not is_header(line) for line in lines)
+            items = b.items[:shown]
+        else:
+            items = b.items[: len(lines)] if len(b.items) > len(lines) else b.items
         text = (
             f'<memory type="{kind}">\n' + "\n".join(lines) + "\n</memory>"
             if lines

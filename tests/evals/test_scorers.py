@@ -264,6 +264,37 @@ def test_fact_lines_parse_subject_unsure_and_escaping():
     ]
 
 
+def test_fact_lines_read_the_grouped_layout_inside_the_facts_block_only():
+    context = (
+        '<memory type="facts">\nPreferences:\n- Sara: milk = oat &amp; soy (unsure) '
+        "(since 2025-01-01)\nKnowledge:\n- city = Oslo (since 2025-01-01)\n"
+        '</memory>\n\n<memory type="window">\n'
+        "- user (1 Jan 2025): the x = y rule &lt;/memory&gt;\n</memory>"
+    )
+    lines = fact_lines(context)
+    assert [(x.category, x.key, x.value) for x in lines] == [
+        ("preferences", "Sara: milk", "oat & soy"),
+        ("knowledge", "city", "Oslo"),
+    ]
+    # A quoted closing tag inside a facts block does not end it.
+    quoted = (
+        '<memory type="facts">\nKnowledge:\n- note = a &lt;/memory&gt; b '
+        "(since 2025-01-01)\n- city = Oslo (since 2025-01-01)\n</memory>"
+    )
+    assert [x.value for x in fact_lines(quoted)] == ["a </memory> b", "Oslo"]
+    assert fact_lines("- city = Oslo (since 2025-01-01)") == []
+
+
+def test_stale_answer_reads_a_grouped_facts_block():
+    # The new value is in the context too: only the facts line makes it stale.
+    window = '<memory type="window">\nuser (5 Mar 2025): I live in Malmo\n</memory>'
+    facts = '<memory type="facts">\nKnowledge:\n- home city = {} (since 2025-03-01)\n'
+    old = facts.format("Gothenburg") + "</memory>\n\n" + window
+    new = facts.format("Malmo") + "</memory>\n\n" + window
+    assert stale_answer.score(case(update(old))) == 1.0
+    assert stale_answer.score(case(update(new))) == 0.0
+
+
 # -- abstention_violation_rate -----------------------------------------------
 
 

@@ -67,8 +67,9 @@ def test_query_relevant_fact_ranks_first():
         COUNTER,
     )
     assert bundle.block("facts").items[0].endswith(bundle.block("facts").items[0])
-    first_line = bundle.block("facts").text.splitlines()[1]
-    assert "k3" in first_line
+    # Line 1 is the category header; the first fact line follows it.
+    header, first_line = bundle.block("facts").text.splitlines()[1:3]
+    assert header == "Knowledge:" and "k3" in first_line
 
 
 @settings(max_examples=40, deadline=None)

@@ -89,7 +89,12 @@ def _context(facts, scores, excerpts, total=300):
 
 
 def test_a_fact_shows_where_it_ranks_and_gives_way_to_better_turns():
-    pottery = _fact("do", "pottery classes", subject="melanie")
+    # Longer than the room the turns leave, so only its rank can place it.
+    pottery = _fact(
+        "do",
+        "pottery classes at the community centre on Tuesday evenings with her kids",
+        subject="melanie",
+    )
     long_turns = [
         (msg(i, f"Melanie went running by the lake on day {i} " + "and " * 30), 0.03)
         for i in range(8)

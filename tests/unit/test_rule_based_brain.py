@@ -124,6 +124,29 @@ def test_respond_quotes_the_fact_that_answers_with_its_date(brain):
     assert "K2" not in reply  # shares no word and no meaning with the question
 
 
+def test_respond_reads_facts_under_category_headers(brain):
+    context = bundle(
+        facts='<memory type="facts">\nPreferences:\n'
+        "- reply language = Swedish (since 2024-05-01)\nKnowledge:\n"
+        "- home city = Uppsala (since 2024-05-01)\n</memory>",
+    )
+    reply = brain.respond(message("Which city is my home?", 5), context).value
+    assert "From memory: Your home city is Uppsala (since 2024-05-01)." in reply
+    assert "Knowledge" not in reply and "Preferences" not in reply
+
+
+def test_a_turn_holding_an_equals_sign_is_not_read_as_a_fact(brain):
+    window = ContextBlock(
+        kind="window",
+        text="user (1 May 2024): my home city = Uppsala, remember",
+        tokens=10,
+        budget=100,
+    )
+    context = ContextBundle(blocks=[window], total_tokens=10, budget=200)
+    reply = brain.respond(message("Which city is my home?", 3), context).value
+    assert "You said on 1 May 2024" in reply and "Your home city is" not in reply
+
+
 def test_respond_with_empty_memory_says_it_holds_nothing(brain):
     reply = brain.respond(message("Hello?"), bundle()).value
     assert reply.endswith("Memory holds nothing that answers your message.")

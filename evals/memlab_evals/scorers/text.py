@@ -38,6 +38,11 @@ _FACT_LINE = re.compile(
     r"^- \[(?P<category>[A-Za-z_.-]+)\] (?P<body>.+?) = (?P<value>.*?)"
     r"(?: \(unsure\))?(?: \(since [^)]*\))?\s*$"
 )
+_GROUPED_FACT_LINE = re.compile(
+    r"^- (?P<body>.+?) = (?P<value>.*?)(?: \(unsure\))?(?: \(since [^)]*\))?\s*$"
+)
+_FACTS_OPEN = '<memory type="facts">'
+_BLOCK_CLOSE = "</memory>"
 
 
 def normalise(text: str) -> str:
@@ -74,9 +79,10 @@ def mentions(text: str, value: str) -> bool:
 
 @dataclass(frozen=True)
 class FactLine:
-    """One `- [category] key = value (since DATE)` line of an injected facts block."""
+    """One `- key = value (since DATE)` line of an injected facts block."""
 
     category: str
+    """The line's `[category]` tag, or the header it is listed under."""
     key: str
     value: str
 
@@ -85,17 +91,38 @@ def fact_lines(context: str) -> list[FactLine]:
     """The facts lines a context serves as current truth.
 
     Superseded facts never reach a facts block, so a value on one of these lines is
-    being asserted as the current value. Episode lines also start with a bracket,
-    but theirs holds a timespan, which the one-word category pattern rejects. The
-    subject prefix ("Name: key") is kept in `key`; callers use `key_matches`.
+    being asserted as the current value. Two layouts are read: lines tagged
+    `- [category] key = value` anywhere (episode lines also start with a bracket,
+    but theirs holds a timespan, which the one-word category pattern rejects), and
+    untagged lines under `Header:` lines inside a `<memory type="facts">` block.
+    The block's tags are found before unescaping, so a turn quoting them cannot
+    open or close one. The subject prefix ("Name: key") is kept in `key`; callers
+    use `key_matches`.
     """
     lines = []
-    for raw in html.unescape(context).splitlines():
-        match = _FACT_LINE.match(raw.strip())
+    in_facts, header = False, ""
+    for escaped in context.splitlines():
+        stripped = escaped.strip()
+        if stripped == _FACTS_OPEN:
+            in_facts, header = True, ""
+            continue
+        if stripped == _BLOCK_CLOSE:
+            in_facts = False
+            continue
+        raw = html.unescape(stripped)
+        match = _FACT_LINE.match(raw)
         if match:
             lines.append(
                 FactLine(match["category"], match["body"].strip(), match["value"])
             )
+            continue
+        if not in_facts:
+            continue
+        grouped = _GROUPED_FACT_LINE.match(raw)
+        if grouped:
+            lines.append(FactLine(header, grouped["body"].strip(), grouped["value"]))
+        elif not raw.startswith("-") and raw.endswith(":"):
+            header = raw[:-1].strip().lower()
     return lines
 
 

@@ -43,9 +43,10 @@ ANSWER_WORDS = 60
 """The answer line is cut to this many words (an episode summary can be long)."""
 
 _FACT = re.compile(
-    r"^\[(?P<category>[^\]]+)\]\s+(?:(?P<who>[^=:]+?):\s+)?(?P<key>[^=]+?) = "
+    r"^(?:\[(?P<category>[^\]]+)\]\s+)?(?:(?P<who>[^=:]+?):\s+)?(?P<key>[^=]+?) = "
     r"(?P<value>.+?)(?P<unsure> \(unsure\))?(?: \((?P<when>[^()]*)\))?$"
 )
+"""A facts block line; the `[category]` tag is optional (headers now say it)."""
 _TURN = re.compile(r"^(?P<who>[^()]+?) \((?P<date>\d{1,2} \w+ \d{4})\): (?P<text>.+)$")
 _EPISODE = re.compile(r"^\[(?P<span>[^;\]]+); turns [^\]]+\] (?P<summary>.+)$")
 _ASSISTANT = "assistant"
@@ -135,7 +136,7 @@ def memory_lines(context: ContextBundle) -> list[Line]:
         for raw in block.text.splitlines():
             stripped = unescape_data(raw.strip())
             text = re.sub(r"^(?:[-+*•])\s+", "", stripped)
-            line = _parse(text)
+            line = _parse(text, facts=kind == "facts")
             if line is not None:
                 out.append(line)
             elif (
@@ -152,10 +153,15 @@ def memory_lines(context: ContextBundle) -> list[Line]:
     return out
 
 
-def _parse(text: str) -> Line | None:
-    fact = _FACT.match(text)
-    if fact:
-        return _fact_line(fact)
+def _parse(text: str, *, facts: bool) -> Line | None:
+    """A line as memory says it; only facts block lines are read as facts.
+
+    Fact lines carry no tag that marks them, so a turn holding " = " elsewhere
+    must not be read as one.
+    """
+    if facts:
+        fact = _FACT.match(text)
+        return _fact_line(fact) if fact else None
     turn = _TURN.match(text)
     if turn:
         who = turn["who"].strip()

@@ -1,0 +1,96 @@
+"""The facts block's lines under category headers, chosen in rank order.
+
+Which facts show is decided by rank (instructions, then what the question asks,
+then the core), as before; only their display is grouped: headers in the order
+`FactConfig.groups` gives, the facts whose category no group lists under
+`FactConfig.other_header` last, and facts in rank order within a header. A
+header is a line of the block, so it is paid for out of the block's budget, and
+only by the first of its facts that fits: a header is never shown alone.
+Pure: identical inputs give identical lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from memory_lab.config import AssemblyConfig, FactConfig
+from memory_lab.text import escape_data
+from memory_lab.tokens import TokenCounter
+
+FACT_MARK = "- "
+"""Every fact line starts with it and no header does (`plain_header`)."""
+
+
+class FactRow(NamedTuple):
+    """One fact as the block shows it: its line, its id and its header."""
+
+    line: str
+    fact_id: str
+    header: str
+
+
+def header_line(header: str) -> str:
+    """A header as its line of the block."""
+    return f"{header}:"
+
+
+def is_header(line: str) -> bool:
+    """Whether a line of a facts block is a header rather than a fact."""
+    return not line.startswith(FACT_MARK)
+
+
+def header_cost(header: str, counter: TokenCounter) -> int:
+    """Tokens a header line adds to the block, its line break included."""
+    return counter.count(escape_data(header_line(header))) + 1
+
+
+def choose(
+    rows: Sequence[FactRow],
+    budget: int,
+    counter: TokenCounter,
+    scan: AssemblyConfig,
+) -> list[int]:
+    """Indices of the rows that fit in `budget` with their headers, in rank order.
+
+    Like the other blocks' fill: a row that does not fit is skipped so a shorter
+    one after it may still fit, and the scan stops once the budget is nearly
+    spent or many rows in a row missed. A row whose header is not yet shown also
+    pays for the header.
+    """
+    chosen: list[int] = []
+    opened: set[str] = set()
+    used = misses = 0
+    for i, row in enumerate(rows):
+        if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
+            break
+        cost = counter.count(escape_data(row.line)) + 1
+        if row.header not in opened:
+            cost += header_cost(row.header, counter)
+        if used + cost <= budget:
+            chosen.append(i)
+            opened.add(row.header)
+            used += cost
+            misses = 0
+        else:
+            misses += 1
+    return chosen
+
+
+def grouped(
+    rows: Iterable[FactRow], config: FactConfig
+) -> list[tuple[str, str | None]]:
+    """The block's lines: each header that has facts, then its facts in order.
+
+    Returned as (line, fact id) pairs, None for a header, as blocks take them.
+    """
+    order = [g.header for g in config.groups] + [config.other_header]
+    by_header: dict[str, list[FactRow]] = {}
+    for row in rows:
+        by_header.setdefault(row.header, []).append(row)
+    out: list[tuple[str, str | None]] = []
+    for header in order:
+        if by_header.get(header):
+            out.append((header_line(header), None))
+            out += [(row.line, row.fact_id) for row in by_header[header]]
+    return out
