@@ -98,6 +98,9 @@ def build_context(
         # Without excerpts, turns the tail leaves out could not be reached: the
         # window then fills its own budget, uncapped.
         verbatim_share=retrieval.verbatim_share if retrieval.expand_turns else None,
+        # Without excerpts, turns the tail leaves out could not be reached: the
+        # window then fills its own budget, uncapped.
+        verbatim_share=retrieval.verbatim_share if retrieval.expand_turns else None,
         verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
         question_led=retrieval.expand_turns,
     )
