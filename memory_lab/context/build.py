@@ -12,7 +12,6 @@ from typing import Protocol
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
-from memory_lab.context.live import LiveReading, budget_without, live_block, with_live
 from memory_lab.episodes.periods import PeriodSummaries, period_hits
 from memory_lab.episodes.search import search_episodes
 from memory_lab.episodes.turn_index import TurnIndex
@@ -40,18 +39,9 @@ class Sources(Protocol):
 
 
 def build_context(
-    deps: Sources,
-    tenant: str,
-    query: str,
-    window: list[Message],
-    summary: str,
-    live: LiveReading | None = None,
+    deps: Sources, tenant: str, query: str, window: list[Message], summary: str
 ) -> ContextBundle:
-    """Retrieve (facts, then episodes and their excerpts) and assemble under budget.
-
-    `live` (read beforehand by `context.live.read_live`) leads the context and
-    replaces the remembered facts of the keys it answers, within the budget.
-    """
+    """Retrieve (facts, then episodes and their excerpts) and assemble under budget."""
     now = deps.clock.now()
     config = deps.config
     retrieval = config.retrieval
@@ -81,8 +71,6 @@ def build_context(
             extra=window,
             facts=facts,
         )
-    if live is not None:
-        facts = live.without_outranked(facts)
     data = AssemblyInput(
         query=query,
         now=now,
@@ -98,13 +86,7 @@ def build_context(
         # Without excerpts, turns the tail leaves out could not be reached: the
         # window then fills its own budget, uncapped.
         verbatim_share=retrieval.verbatim_share if retrieval.expand_turns else None,
-        # Without excerpts, turns the tail leaves out could not be reached: the
-        # window then fills its own budget, uncapped.
-        verbatim_share=retrieval.verbatim_share if retrieval.expand_turns else None,
         verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
         question_led=retrieval.expand_turns,
     )
-    block = live_block(live, config.budget.total, deps.counter)
-    budget = budget_without(config.budget, block)
-    bundle = assemble(data, budget, config.facts, deps.counter, config.assembly)
-    return with_live(bundle, block, deps.counter, config.budget.total)
+    return assemble(data, config.budget, config.facts, deps.counter, config.assembly)
