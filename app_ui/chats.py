@@ -4,7 +4,8 @@ Memory belongs to the tenant, not to a chat: what is said in one chat is
 recalled in every other. The list only decides which thread the page shows and
 where a new message goes. The chosen chat is kept in the URL (`?chat=`), so a
 link opens it; an id the tenant does not have is refused with a message and the
-newest chat is shown instead.
+newest chat is shown instead. The URL is read when the page opens; after that
+the list decides and the URL follows it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ DEFAULT_THREAD = "main"
 """The chat of a tenant that has none yet (and of memory from before chats)."""
 _CURRENT = "current_chat"
 _SEARCH = "chat_search"
-_WRITTEN = "chat_in_url"
+_OPENED = "chat_url_read"
 
 
 def _chosen() -> dict[str, str]:
@@ -50,9 +51,10 @@ def current_chat(engine: MemoryEngine, tenant: str) -> str:
     """
     chosen = _chosen()
     asked = st.query_params.get("chat")
-    # The URL speaks only when it is not what this page last wrote there (a
-    # link was opened or the address edited); otherwise the list's choice holds.
-    if asked is not None and asked != st.session_state.get(_WRITTEN):
+    # The URL speaks when a page is opened (a link, an edited address: each
+    # opens a new session). Later runs may carry the address from before a
+    # switch, so within a session the list's choice holds.
+    if asked is not None and _OPENED not in st.session_state:
         try:
             chat = engine.chats.get(tenant, asked)
         except ChatError as err:
@@ -75,7 +77,7 @@ def current_chat(engine: MemoryEngine, tenant: str) -> str:
         chosen[tenant] = thread
     if asked != thread:
         st.query_params["chat"] = thread
-    st.session_state[_WRITTEN] = thread
+    st.session_state[_OPENED] = True
     return thread
 
 
@@ -132,7 +134,7 @@ def chat_list(engine: MemoryEngine, tenant: str, thread: str) -> None:
     if thread not in threads:
         threads.insert(0, thread)
     titles = {c.thread: c.title for c in listed}
-    head, new = st.columns([3, 1], vertical_alignment="bottom")
+    head, new = st.columns([3, 2], vertical_alignment="bottom")
     head.markdown("**Chats**")
     new.button(
         "New chat",

@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest
 
 from memory_lab.chats.catalog import MAX_QUERY_CHARS
 from tests.app.test_app_logic import (
+    APP,
+    TIMEOUT,
     _app,
     _chat,
     _texts,
@@ -70,12 +72,25 @@ def test_a_fact_said_in_one_chat_is_answered_in_another_with_its_source(
 def test_an_unknown_chat_id_in_the_url_is_named_and_nothing_is_created(
     data: Path,
 ) -> None:
-    at = _chat(_app(), "Hello there")
-    held = _options(at)
+    held = _options(_chat(_app(), "Hello there"))
+    # A link opens a new session: the id in its URL is read then.
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params["chat"] = "chat-does-not-exist"
     at.run()
     assert any("No chat with id 'chat-does-not-exist'" in e for e in _texts(at.error))
     assert _options(at) == held and at.query_params["chat"] == _pick(at) == "main"
+
+
+def test_a_link_to_a_chat_opens_it(data: Path) -> None:
+    at = _chat(_app(), "First chat here")
+    first = _pick(at)
+    _button(at, "New chat").click().run()
+    _chat(at, "Second chat here")
+    linked = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    linked.query_params["chat"] = first
+    linked.run()
+    assert _pick(linked) == first and not linked.error
+    assert "First chat here" in str(linked.chat_message[0].markdown[0].value)
 
 
 def test_renaming_searching_trashing_and_restoring(data: Path) -> None:
