@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -78,7 +79,6 @@ def server(tmp_path: Path) -> Iterator[str]:
         "MEMORY_LAB_RUNS": str(tmp_path / "runs"),
         "ANONYMIZED_TELEMETRY": "False",
     }
-    log = (tmp_path / "server.log").open("w")
     cmd = [
         *SERVER_CMD,
         "--server.port", str(port),
@@ -86,20 +86,29 @@ def server(tmp_path: Path) -> Iterator[str]:
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, 40)
+    with serving(cmd, env, port, tmp_path / "server.log") as url:
         yield url
-    finally:
-        proc.terminate()
+
+
+@contextmanager
+def serving(
+    cmd: list[str], env: dict[str, str], port: int, log_path: Path
+) -> Iterator[str]:
+    """Run an app server command until the block ends; its URL once healthy."""
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+        )
+        url = f"http://127.0.0.1:{port}"
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            _wait_healthy(url, proc, 40)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def _send(page, text: str, expect_messages: int) -> None:

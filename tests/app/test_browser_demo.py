@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -21,13 +20,12 @@ from tests.app.test_browser import (
     ARTIFACTS,
     CHROMIUM,
     CHROMIUM_ARGS,
-    ROOT,
     STEP_MS,
     _free_port,
     _send,
     _settle,
     _tab,
-    _wait_healthy,
+    serving,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -48,25 +46,9 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         "MEMORY_LAB_DATA": str(tmp_path / "shared-data"),
         "MEMORY_LAB_RUNS": str(tmp_path / "runs"),
     }
-    log = (tmp_path / "server.log").open("w")
-    proc = subprocess.Popen(
-        [str(MEMORY_LAB), "app", "--demo", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, 40)
+    cmd = [str(MEMORY_LAB), "app", "--demo", "--port", str(port)]
+    with serving(cmd, env, port, tmp_path / "server.log") as url:
         yield url, root
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _open(browser, url: str):
