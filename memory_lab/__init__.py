@@ -15,6 +15,8 @@ Map of the library:
   points); A messages, B tokens, C time, D topic shift, one module each; `running`
   asks a recipe's triggers, each guarded, any-of.
 - `window/`: the session window's running `summary`.
+- `restatement`: which spans of a reply restate its context, and `memory_view`,
+  the turns as memory is built from them (replies without what they restated).
 - `episodes/`: `compression` (a span of turns into episodes), `search` (episodes
   by meaning, re-ranked by the query's words), `excerpts` (BM25 over their turns),
   `periods` (daily summaries and weekly roll-ups).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 Role = Literal["user", "assistant", "system"]
 SourceTier = Literal["explicit", "extracted"]
@@ -37,11 +37,49 @@ class Message(Record):
     seq: int = Field(
         default=-1, description="Position in the tenant's transcript; set on append."
     )
+    restated: list[tuple[int, int]] = Field(
+        default_factory=list,
+        description="Character spans [start, end) of `content` that restate the "
+        "memory a reply was given (and the responder's framing of it), in order. "
+        "The transcript keeps them; what memory is built from leaves them out.",
+    )
+
+    @model_validator(mode="after")
+    def _spans_inside_content(self) -> Message:
+        end = 0
+        for start, stop in self.restated:
+            if not end <= start < stop <= len(self.content):
+                raise ValueError(
+                    f"restated span ({start}, {stop}) is not an ordered, "
+                    f"non-overlapping span of the {len(self.content)}-character content"
+                )
+            end = stop
+        return self
 
     @property
     def who(self) -> str:
         """Name used when a turn is rendered: the speaker, else the role."""
         return self.speaker or self.role
+
+    @property
+    def memory_text(self) -> str:
+        """The turn as memory reads it: `content` without its restated spans.
+
+        A reply that reads memory back is not a new source of it; left in, every
+        reply would copy memory into memory and a corrected value could outlive
+        its correction through the copy. Removed spans become line breaks, so
+        no sentence is glued across them and what is left is still verbatim.
+        An unmarked turn is its content, unchanged.
+        """
+        if not self.restated:
+            return self.content
+        kept, at = [], 0
+        for start, stop in [*self.restated, (len(self.content), len(self.content))]:
+            piece = self.content[at:start].strip()
+            if piece:
+                kept.append(piece)
+            at = stop
+        return "\n".join(kept)
 
 
 class EpisodeDraft(Record):

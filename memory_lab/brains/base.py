@@ -13,7 +13,7 @@ state, and nothing it reports can be filed under the wrong tenant.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, Literal, Protocol, TypeVar
 
 from memory_lab.types import (
@@ -66,15 +66,25 @@ class BrainNote:
 
 @dataclass(frozen=True)
 class BrainResult(Generic[T_co]):
-    """A brain's answer and the notes on how it was reached."""
+    """A brain's answer and the notes on how it was reached.
+
+    Attributes:
+        value: The answer.
+        notes: What happened on the way, for the event log.
+        restated: For a reply: spans of its text the brain knows restate the
+            context it was given (the offline responder quotes, so it knows
+            exactly). The respond node adds the spans its own rule finds
+            (`memory_lab.restatement`), so a brain need not report any.
+    """
 
     value: T_co
     notes: tuple[BrainNote, ...] = ()
+    restated: tuple[tuple[int, int], ...] = ()
 
 
 def noted(result: BrainResult[T], *notes: BrainNote) -> BrainResult[T]:
     """`result` with `notes` put before its own (what happened first comes first)."""
-    return BrainResult(result.value, (*notes, *result.notes))
+    return replace(result, notes=(*notes, *result.notes))
 
 
 class Brain(Protocol):

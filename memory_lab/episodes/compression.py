@@ -16,6 +16,7 @@ from typing import Any
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.config import Recipe, WindowConfig
+from memory_lab.restatement import memory_view
 from memory_lab.tokens import TokenCounter
 from memory_lab.triggers.running import splits_between
 from memory_lab.types import Episode, EpisodeDraft, Message
@@ -25,7 +26,9 @@ def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message
     """Cut a span into episode-sized chunks.
 
     Cuts fall at session changes, wherever one of the recipe's triggers cuts (C at
-    day or week boundaries), and every `episode_max_messages`.
+    day or week boundaries), and every `episode_max_messages`. A chunk of replies
+    that only restate memory joins the chunk before it (or after it, when first):
+    alone it would be an episode with nothing to say.
     """
     chunks: list[list[Message]] = []
     current: list[Message] = []
@@ -41,7 +44,32 @@ def split_span(messages: Sequence[Message], recipe: Recipe) -> list[list[Message
         current.append(m)
     if current:
         chunks.append(current)
-    return chunks
+    return _join_empty(chunks)
+
+
+def _join_empty(chunks: list[list[Message]]) -> list[list[Message]]:
+    """Chunks with nothing for memory merged into a neighbour."""
+    out: list[list[Message]] = []
+    for chunk in chunks:
+        if out and (not memory_view(chunk) or not memory_view(out[-1])):
+            out[-1] = out[-1] + chunk
+        else:
+            out.append(chunk)
+    return out
+
+
+def summarize_turns(
+    brain: Brain, turns: Sequence[Message], *, max_tokens: int
+) -> BrainResult[EpisodeDraft]:
+    """The brain's summary of what memory keeps of `turns` (`memory_view`).
+
+    Turns that only restate memory leave nothing to summarise, and the brain is
+    not asked about nothing.
+    """
+    kept = memory_view(turns)
+    if not kept:
+        return BrainResult(EpisodeDraft(summary=""))
+    return brain.summarize(kept, max_tokens=max_tokens)
 
 
 def episode_id(tenant: str, thread: str, first_seq: int, last_seq: int) -> str:
@@ -108,8 +136,15 @@ def build_episodes(
     notes: list[BrainNote] = []
     for chunk in split_span(messages, recipe):
         span = turn_span(chunk, counter)
-        budget = summary_budget(span["original_tokens"], config)
-        result = brain.summarize(chunk, max_tokens=budget)
+        kept = memory_view(chunk)
+        # The budget is a share of what is summarised, not of restated lines.
+        source = (
+            span["original_tokens"]
+            if kept == chunk
+            else sum(counter.count(m.content) for m in kept)
+        )
+        budget = summary_budget(source, config)
+        result = summarize_turns(brain, kept, max_tokens=budget)
         notes.extend(result.notes)
         episodes.append(
             Episode(

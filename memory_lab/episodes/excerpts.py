@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 
 from memory_lab.episodes.bm25 import Bm25Index, Bm25View
+from memory_lab.restatement import memory_view
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.text import content_words
 from memory_lab.types import Episode, Message
@@ -29,9 +30,11 @@ def indexed_text(turn: Message) -> str:
     In a conversation between named people a question names the person ("what
     did Melanie paint?"), but her own turns never say her name; the other
     speaker's do, as a greeting. Prefixing the speaker lets both the words and
-    the meaning rankers find a person's own turns.
+    the meaning rankers find a person's own turns. A reply is found by what it
+    added, not by the memory it restated (`Message.memory_text`).
     """
-    return f"{turn.speaker}: {turn.content}" if turn.speaker else turn.content
+    text = turn.memory_text
+    return f"{turn.speaker}: {text}" if turn.speaker else text
 
 
 class ExcerptIndex:
@@ -69,6 +72,9 @@ class ExcerptIndex:
         self._append(tenant, turns)
 
     def _append(self, tenant: str, turns: Sequence[Message]) -> None:
+        # Excerpts show what memory keeps of a turn; a reply that only restated
+        # memory is not indexed (the lines it quoted are, where they came from).
+        turns = memory_view(turns)
         self._turns[tenant].extend(turns)
         self._seq_of[tenant].update((m.id, m.seq) for m in turns)
         self._bm25[tenant].add([sorted_terms(indexed_text(m)) or ["_"] for m in turns])

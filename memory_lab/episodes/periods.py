@@ -22,7 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.clock import Clock
-from memory_lab.episodes.compression import from_draft, turn_span
+from memory_lab.episodes.compression import from_draft, summarize_turns, turn_span
 from memory_lab.events import events_from_notes, make_event
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
@@ -76,8 +76,11 @@ def summarize_day(
     counter: TokenCounter,
     now: datetime,
 ) -> BrainResult[Episode]:
-    """One day's turns as a record of what was decided, learned and left open."""
-    result = brain.summarize(turns, max_tokens=DAY_SUMMARY_TOKENS)
+    """One day's turns as a record of what was decided, learned and left open.
+
+    Replies are read without what they restate of memory (`summarize_turns`).
+    """
+    result = summarize_turns(brain, turns, max_tokens=DAY_SUMMARY_TOKENS)
     record = Episode(
         id=period_id(tenant, thread, DAY, day),
         tenant=tenant,

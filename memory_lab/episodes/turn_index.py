@@ -26,6 +26,7 @@ from memory_lab.context.fusion import RRF_K
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
+from memory_lab.restatement import memory_view
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.types import Episode, Fact, Message
 
@@ -220,7 +221,8 @@ class TurnIndex(ExcerptIndex):
         live, _ = self._index(transcript, episodes, tenant)
         indexed = list(live)  # a compression may extend the index meanwhile
         seen = self._seq_of[tenant]
-        fresh = [m for m in extra if m.id not in seen]
+        # Window turns are offered as memory keeps them, like the indexed ones.
+        fresh = [m for m in memory_view(extra) if m.id not in seen]
         pool = list(indexed) + fresh
         if not pool:
             return [], {}

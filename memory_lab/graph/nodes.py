@@ -16,6 +16,7 @@ from memory_lab.graph.state import JobState, MemoryState
 from memory_lab.jobs import phases
 from memory_lab.jobs.planning import one_instant, plan_memory_work, window_of
 from memory_lab.jobs.work import compress_span, extract_span
+from memory_lab.restatement import restated_spans
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
 
@@ -91,7 +92,11 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
 
 
 def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
-    """Answer, then store the reply as the assistant's turn."""
+    """Answer, then store the reply as the assistant's turn.
+
+    The reply is stored verbatim, with the spans that restate the context it
+    was answered from marked, so memory is not built again from its own lines.
+    """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]
     question = _messages(state.get("incoming"))[-1]
@@ -105,6 +110,7 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         role="assistant",
         content=text,
         timestamp=deps.clock.now(),
+        restated=restated_spans(text, bundle, given=answered.restated),
     )
     stored = deps.transcript.append(tenant, thread, [reply])
     window = _messages(state.get("window"))

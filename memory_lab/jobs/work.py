@@ -22,6 +22,7 @@ from memory_lab.facts.explicit import extract_with_commands
 from memory_lab.facts.valid_time import date_candidates
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import Job, ThreadMarks
+from memory_lab.restatement import memory_view
 from memory_lab.types import Episode, Fact, MemoryEvent, Message
 from memory_lab.window.summary import update_running_summary
 
@@ -158,8 +159,12 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
     """
     tenant, thread = job.tenant, job.thread
     now = job.asked_at
-    turns = deps.transcript.messages(
-        tenant, thread, first_seq=job.first_seq, last_seq=job.last_seq
+    # Replies are read without what they restate: a fact quoted back is not
+    # stated again (and a corrected value must not return through the quote).
+    turns = memory_view(
+        deps.transcript.messages(
+            tenant, thread, first_seq=job.first_seq, last_seq=job.last_seq
+        )
     )
     notes: list[BrainNote] = []
 
@@ -171,7 +176,7 @@ def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
     commanded = any(split_commands(t)[0] for t in turns)
     candidates = (
         []
-        if commanded
+        if commanded or not turns
         else date_candidates(extract(turns, deps.facts.active(tenant, now=now)), turns)
     )
     phases.reached("extraction")

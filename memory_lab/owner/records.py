@@ -5,7 +5,8 @@ The first line is the header (`ExportHeader`). Every other line is
 validated by the same pydantic models the stores read and write, so a person
 can read the file and nothing is translated on the way out or in:
 
-- `message`: a transcript turn with its thread and `seq` (`TranscriptRow`);
+- `message`: a transcript turn with its thread, `seq` and the spans of it that
+  restate memory (`TranscriptRow`);
 - `thread`: a thread's window and running-summary state (`ThreadState`);
 - `episode`: a committed episode: summary, span, turn ids, counts, brain;
 - `period`: a daily (`thread` "day") or weekly ("week") summary;
@@ -153,6 +154,11 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
 )
 """(kind, `TenantExport` field, model) in file order."""
 
+ADDED_SINCE: dict[str, tuple[str, ...]] = {"message": ("restated",)}
+"""Fields added to a kind after files of this version were first written: a file
+from before lacks them, and their default is what it meant (a turn then
+restated nothing)."""
+
 _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "message": (("id", lambda m: m.id), ("seq", lambda m: m.seq)),
     "thread": (("thread", lambda t: t.thread),),
@@ -202,7 +208,10 @@ def read_export(lines: Iterable[str]) -> TenantExport:
         field, model = models[envelope.kind]
         # Every field is written, so a missing one is a damaged record, not a
         # default: a fact without its status must not come back active.
-        if missing := [f for f in model.model_fields if f not in envelope.data]:
+        later = ADDED_SINCE.get(envelope.kind, ())
+        if missing := [
+            f for f in model.model_fields if f not in envelope.data and f not in later
+        ]:
             raise ExportFileError(
                 f"line {number} ({envelope.kind}): {missing[0]}: Field required"
                 + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")

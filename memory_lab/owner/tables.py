@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_lab.owner.records import JobRow, ThreadState, TranscriptRow
-from memory_lab.stores.sqlite_db import encode_time
+from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
 
 TENANT_TABLES = (
     "messages",
@@ -45,16 +45,21 @@ def held_rows(conn: Any, tenant: str) -> dict[str, int]:
 
 def read_messages(conn: Any, tenant: str) -> list[TranscriptRow]:
     """Every message of the tenant, with its thread, in seq order."""
-    columns = ", ".join((*_MESSAGE_COLUMNS, "speaker"))
+    columns = ", ".join((*_MESSAGE_COLUMNS, "speaker", "restated"))
     rows = conn.execute(
         f"SELECT {columns} FROM messages WHERE tenant = ? ORDER BY seq", (tenant,)
     ).fetchall()
-    return [TranscriptRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+    return [
+        TranscriptRow.model_validate(
+            {**dict(r), "tenant": tenant, "restated": decode_json(r["restated"])}
+        )
+        for r in rows
+    ]
 
 
 def write_messages(conn: Any, tenant: str, messages: Sequence[TranscriptRow]) -> None:
     """Insert messages with their own seqs and threads."""
-    columns = (*_MESSAGE_COLUMNS, "speaker")
+    columns = (*_MESSAGE_COLUMNS, "speaker", "restated")
     conn.executemany(
         f"INSERT INTO messages (tenant, {', '.join(columns)})"
         f" VALUES ({', '.join('?' * (len(columns) + 1))})",
@@ -69,6 +74,7 @@ def write_messages(conn: Any, tenant: str, messages: Sequence[TranscriptRow]) ->
                 m.content,
                 encode_time(m.timestamp),
                 m.speaker,
+                encode_json(m.restated),
             )
             for m in messages
         ],

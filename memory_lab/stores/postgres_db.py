@@ -152,6 +152,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    # 4: spans of a reply that restate memory (`Message.restated`); turns
+    # stored before restated nothing.
+    ("ALTER TABLE messages ADD COLUMN restated TEXT NOT NULL DEFAULT '[]'",),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 

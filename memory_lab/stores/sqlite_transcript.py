@@ -9,7 +9,13 @@ from typing import Unpack
 
 from memory_lab.errors import require_tenant
 from memory_lab.stores.base import SeqSpan, seq_bounds
-from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
+from memory_lab.stores.sqlite_db import (
+    SqliteDatabase,
+    decode_json,
+    encode_json,
+    encode_time,
+    open_database,
+)
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Message
 
@@ -25,6 +31,7 @@ _SCHEMA = (
         content   TEXT    NOT NULL,
         timestamp TEXT    NOT NULL,
         speaker   TEXT    NOT NULL,
+        restated  TEXT    NOT NULL DEFAULT '[]',
         PRIMARY KEY (tenant, seq),
         UNIQUE (tenant, id)
     )
@@ -32,7 +39,14 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS messages_thread ON messages (tenant, thread, seq)",
 )
 
-_COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker"
+_MIGRATIONS = (
+    # Spans of a reply that restate memory (`Message.restated`); older turns
+    # restate nothing.
+    ("restated", "ALTER TABLE messages ADD COLUMN restated TEXT NOT NULL DEFAULT '[]'"),
+)
+"""Forward migrations: (column, statements that add and backfill it), in order."""
+
+_COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker, restated"
 
 
 class SqliteTranscriptStore:
@@ -45,6 +59,22 @@ class SqliteTranscriptStore:
     def __init__(self, path: str | Path | SqliteDatabase) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
         self._db = open_database(path, _SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Bring a file made by an older version up to the current columns.
+
+        SQLite only: a Postgres database is migrated by its own numbered
+        migrations when it connects.
+        """
+        if not isinstance(self._db, SqliteDatabase):
+            return
+        with self._db.write() as conn:
+            have = {row["name"] for row in conn.execute("PRAGMA table_info(messages)")}
+            for column, *statements in _MIGRATIONS:
+                if column not in have:
+                    for statement in statements:
+                        conn.execute(statement)
 
     def append(
         self, tenant: str, thread: str, messages: Sequence[Message]
@@ -68,7 +98,8 @@ class SqliteTranscriptStore:
                 stored = message.model_copy(update={"seq": next_seq})
                 conn.execute(
                     "INSERT INTO messages (tenant, seq, id, thread, session, role,"
-                    " content, timestamp, speaker) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " content, timestamp, speaker, restated)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         tenant,
                         next_seq,
@@ -79,6 +110,7 @@ class SqliteTranscriptStore:
                         stored.content,
                         encode_time(stored.timestamp),
                         stored.speaker,
+                        encode_json(stored.restated),
                     ),
                 )
                 next_seq += 1
@@ -120,4 +152,6 @@ class SqliteTranscriptStore:
 
 
 def _decode(row: sqlite3.Row) -> Message:
-    return Message.model_validate(dict(row))
+    return Message.model_validate(
+        {**dict(row), "restated": decode_json(row["restated"])}
+    )

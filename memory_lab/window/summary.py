@@ -28,7 +28,8 @@ def update_running_summary(
     Re-summarises when the summary passes its budget.
     """
     lines = [summary] if summary else []
-    for ep in episodes:
+    # An episode of replies that only restated memory has nothing to add.
+    for ep in (e for e in episodes if e.summary):
         lines.append(f"[{ep.start.date().isoformat()}] {ep.summary}")
     merged = "\n".join(lines)
     if counter.count(merged) <= config.summary_budget_tokens:

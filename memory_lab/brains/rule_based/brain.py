@@ -90,9 +90,14 @@ class RuleBasedBrain:
         Without a model nothing is composed: the reply quotes the line the
         context holds (a fact, a dated turn, an episode) with its source, then
         a few related lines, and says so when memory holds nothing relevant.
+        The reply is marked as restated whole, so memory is not built again
+        from its own lines.
         """
         found = answer_reply(question.content, context, self._embed)
-        return BrainResult(NOTHING if found is None else f"{PREAMBLE} {found}")
+        reply = NOTHING if found is None else f"{PREAMBLE} {found}"
+        # The reply is a function of the context alone, so all of it is memory
+        # read back, even saying that memory holds nothing.
+        return BrainResult(reply, restated=((0, len(reply)),))
 
     def usage(self) -> dict[str, int]:
         """All zero: no model is called, no fact is proposed or refused."""
