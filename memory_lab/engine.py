@@ -15,11 +15,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
+from datetime import timedelta
 from pathlib import Path
 
 from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
 from memory_lab.chats import ChatCatalog
+from memory_lab.chats.catalog import TRASH_DAYS
+from memory_lab.chats.trash import empty_trash_apart
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
@@ -88,6 +91,8 @@ class MemoryEngine:
     Without a data folder and without servers every tier is in memory. `stores`
     moves the database, the episode index or both onto servers; a part it does
     not name stays in the data folder (or in memory when there is none).
+    `trash_keep` is how long a trashed chat can be restored; a local data folder
+    purges the chats past it when an engine opens it.
     """
 
     def __init__(
@@ -100,6 +105,7 @@ class MemoryEngine:
         embedder: Embedder | None = None,
         counter: TokenCounter | None = None,
         stores: StoreSpec | None = None,
+        trash_keep: timedelta = timedelta(days=TRASH_DAYS),
     ) -> None:
         self.config = config or MemoryConfig()
         self.clock = clock or SystemClock()
@@ -145,6 +151,10 @@ class MemoryEngine:
                 from memory_lab.owner.resume import finish_purges_apart
 
                 finish_purges_apart(self.data_dir, self.embedder)
+                # Chats past their restore window go the same way, apart.
+                empty_trash_apart(
+                    self.data_dir, self.embedder, self.clock.now(), trash_keep
+                )
             # One database for the transcript, facts, events and ledger, so a
             # job's results and its completion (or a turn's jobs and its
             # watermarks) commit together.

@@ -335,21 +335,28 @@ def _snippet(text: str, word: str, width: int = 120) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(flat) else "")
 
 
-def retitle_after_purge(conn: Any, tenant: str, *, everything: bool) -> int:
+def retitle_after_purge(
+    conn: Any, tenant: str, *, everything: bool, chat: str | None = None
+) -> int:
     """Bring the catalog in line with a purged transcript, in the purge's transaction.
 
     A title taken from a first question holds that question's words, so it is
     taken again from the first user turn left, and a chat with no turn left is
-    removed; titles the user gave stay. A purge of everything removes them all.
-    Returns the rows removed or retitled.
+    removed; titles the user gave stay, except on the purged `chat` itself once
+    it has no turn left. A purge of everything removes them all. Returns the
+    rows removed or retitled.
     """
     if everything:
         return conn.execute("DELETE FROM chats WHERE tenant = ?", (tenant,)).rowcount
+    changed = 0
+    if chat is not None and not _turns_left(conn, tenant, chat):
+        changed += conn.execute(
+            "DELETE FROM chats WHERE tenant = ? AND thread = ?", (tenant, chat)
+        ).rowcount
     rows = conn.execute(
         "SELECT thread, title FROM chats WHERE tenant = ? AND titled_by = ?",
         (tenant, "first question"),
     ).fetchall()
-    changed = 0
     for row in rows:
         first = conn.execute(
             "SELECT content FROM messages WHERE tenant = ? AND thread = ?"
@@ -367,3 +374,13 @@ def retitle_after_purge(conn: Any, tenant: str, *, everything: bool) -> int:
                 (auto_title(first["content"]), tenant, row["thread"]),
             ).rowcount
     return changed
+
+
+def _turns_left(conn: Any, tenant: str, thread: str) -> bool:
+    return (
+        conn.execute(
+            "SELECT 1 FROM messages WHERE tenant = ? AND thread = ? LIMIT 1",
+            (tenant, thread),
+        ).fetchone()
+        is not None
+    )

@@ -69,7 +69,12 @@ def make_plan(
     """Resolve the selection against what the stores hold now."""
     held_turns = transcript.messages(tenant)
     rows = facts.rows(tenant)
-    seeds, turns = _seeds(selection, held_turns, rows)
+    in_thread = (
+        {m.id for m in transcript.messages(tenant, selection.chat)}
+        if selection.chat is not None
+        else set()
+    )
+    seeds, turns = _seeds(selection, held_turns, rows, in_thread)
     turn_ids = {m.id for m in turns}
     fact_ids = set(seeds) | {f.id for f in rows if turn_ids & set(f.turn_ids)}
     committed = ledger.episodes(tenant)
@@ -101,9 +106,17 @@ def make_plan(
 
 
 def _seeds(
-    selection: Selection, turns: Sequence[Message], rows: Sequence[Fact]
+    selection: Selection,
+    turns: Sequence[Message],
+    rows: Sequence[Fact],
+    in_thread: set[str],
 ) -> tuple[list[str], list[Message]]:
-    """The facts the selection names itself, and the turns it reaches."""
+    """The facts the selection names itself, and the turns it reaches.
+
+    A chat is a session id or a thread id (`in_thread`: the ids of that
+    thread's turns): an app chat is both, a replayed conversation keeps its
+    own sessions inside the thread it was replayed into.
+    """
     if selection.fact is not None:
         family = fact_history(selection.fact, rows)
         sources = {t for f in rows if f.id in family for t in f.turn_ids}
@@ -112,7 +125,7 @@ def _seeds(
         chat = selection.chat
         return (
             [f.id for f in rows if f.session == chat],
-            [m for m in turns if m.session == chat],
+            [m for m in turns if m.session == chat or m.id in in_thread],
         )
     if selection.before is not None:
         before = selection.before

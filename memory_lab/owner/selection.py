@@ -31,7 +31,7 @@ class Selection:
     fact: str | None = None
     """A fact id: that fact's rows (its whole history) and the turns it came from."""
     chat: str | None = None
-    """A chat session id: its turns and the facts stated in it."""
+    """A chat (a session id, or a thread id): its turns and the facts stated in it."""
     before: datetime | None = None
     """Every turn stamped earlier than this instant."""
 
@@ -134,7 +134,7 @@ def check_request(database: Path, tenant: str, selection: Selection) -> None:
                 f"no fact {selection.fact!r} is held for tenant {tenant!r}"
             )
         if selection.chat is not None and not (
-            count("messages", " AND session = ?", selection.chat)
+            count("messages", " AND (session = ? OR thread = ?)", *[selection.chat] * 2)
             or count("facts", " AND session = ?", selection.chat)
         ):
             raise PurgeRequestError(

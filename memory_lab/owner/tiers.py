@@ -182,7 +182,12 @@ def _transcript(
 ) -> None:
     with opened.db.write() as conn:
         removed = erase.delete_rows(conn, "turns", t.tenant, plan.turns)
-        titles = retitle_after_purge(conn, t.tenant, everything=plan.everything)
+        titles = retitle_after_purge(
+            conn,
+            t.tenant,
+            everything=plan.everything,
+            chat=t.selection.get("chat"),
+        )
         opened.log.tier_done(
             t.id, "transcript", {"turns": removed, "chat_titles": titles}
         )
