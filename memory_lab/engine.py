@@ -26,6 +26,7 @@ from memory_lab.chats.trash import empty_trash_apart
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
+from memory_lab.context.live import LiveSources, read_live
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
@@ -39,6 +40,7 @@ from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.stores.locations import StoreSpec, namespace_key
+from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -173,7 +175,10 @@ class MemoryEngine:
             self.clock,
             self.config.facts,
             embedder=self.embedder,
+            links=SqliteFactLinkStore(self.jobs.db),
         )
+        self.live = LiveSources()
+        """Live data sources (`live.register(name, keys, fetch)`)."""
         self.periods = PeriodSummaries(
             period_store,
             self.transcript,
@@ -194,6 +199,7 @@ class MemoryEngine:
             counter=self.counter,
             excerpts=TurnIndex(self.embedder),
             periods=self.periods,
+            live=self.live,
         )
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()
@@ -358,10 +364,11 @@ class MemoryEngine:
             update["budget"] = budget
         if update:
             deps = replace(deps, config=self.config.model_copy(update=update))
+        live = read_live(self.live, self.events, tenant, self.clock.now())
         with self._lock, one_instant(self.deps):
             marks = self.jobs.marks(tenant, thread)
             window = window_of(self.deps, tenant, thread, marks)
-            return build_context(deps, tenant, query, window, marks.summary)
+            return build_context(deps, tenant, query, window, marks.summary, live)
 
     def brain_reads(self) -> dict[str, int]:
         """Tokens memory work and replies gave the brain to read, by call kind.

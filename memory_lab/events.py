@@ -34,6 +34,9 @@ EventKind = Literal[
     "day_summarized",
     "week_summarized",
     "job_failed",
+    "fact_linked",
+    "fact_unlinked",
+    "live_failed",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 

@@ -162,6 +162,11 @@ class FactCandidate(Record):
     evidence: str = Field(
         default="", description="The span of the cited turn that supports the value."
     )
+    body: str = Field(
+        default="",
+        description="Longer detail behind the value, when there is more to keep "
+        "than the one-line summary shows ('' when the evidence says it all).",
+    )
     valid_from: AwareDatetime | None = Field(
         default=None,
         description="When the fact began to hold in the world, if the statement "
@@ -190,6 +195,11 @@ class Fact(Record):
     session: str
     turn_ids: list[str]
     evidence: str = ""
+    body: str = Field(
+        default="",
+        description="Longer detail behind the value: the fuller statement or notes. "
+        "'' (every row from before bodies existed) means the evidence is the detail.",
+    )
     valid_from: AwareDatetime = Field(
         description="Valid time start: when the fact began to hold in the world."
     )
@@ -214,6 +224,14 @@ class Fact(Record):
         "an active row that replaced an extracted value: the row it replaced, until "
         "a confirmation settles it (flagged for review).",
     )
+
+    @property
+    def detail(self) -> str:
+        """The longer text behind the one-line summary: the body, else the evidence.
+
+        The summary itself is derived by `memory_lab.facts.summary.fact_summary`.
+        """
+        return self.body or self.evidence
 
     def is_active(self, now: datetime) -> bool:
         """Active means not end-dated, not superseded and not past its TTL."""
@@ -264,6 +282,32 @@ class Fact(Record):
         return self.status
 
 
+class FactLink(Record):
+    """A typed edge between two facts of one tenant: `source` `type` `target`.
+
+    "relates_to" reads both ways; "caused_by" says the source holds because of
+    the target. Links are end-dated, never deleted, like facts. Supersession
+    ("supersedes") is not stored here: it is read from `Fact.superseded_by`.
+    """
+
+    id: str
+    tenant: str
+    type: str = Field(description="One of `memory_lab.facts.links.LINK_TYPES`.")
+    source: str = Field(description="Id of the fact the link starts from.")
+    target: str = Field(description="Id of the fact it points to.")
+    origin: str = Field(
+        default="api", description="Who made it: 'api', 'tool', 'app', 'derived'."
+    )
+    created_at: AwareDatetime
+    ended_at: AwareDatetime | None = Field(
+        default=None, description="When the link stopped holding; None while it does."
+    )
+
+    def touches(self, fact_id: str) -> bool:
+        """Whether the link starts or ends at `fact_id`."""
+        return fact_id in (self.source, self.target)
+
+
 class MemoryEvent(Record):
     """Something the memory did that a UI or a log should show."""
 
@@ -295,7 +339,9 @@ class TriggerDecision(Record):
 class ContextBlock(Record):
     """One delimited block of the assembled context."""
 
-    kind: Literal["instructions", "facts", "episodes", "summary", "window", "query"]
+    kind: Literal[
+        "instructions", "live", "facts", "episodes", "summary", "window", "query"
+    ]
     text: str
     tokens: int
     budget: int

@@ -12,6 +12,7 @@ from typing import Protocol
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
+from memory_lab.context.live import LiveReading, budget_without, live_block, with_live
 from memory_lab.episodes.periods import PeriodSummaries, period_hits
 from memory_lab.episodes.search import search_episodes
 from memory_lab.episodes.turn_index import TurnIndex
@@ -39,9 +40,18 @@ class Sources(Protocol):
 
 
 def build_context(
-    deps: Sources, tenant: str, query: str, window: list[Message], summary: str
+    deps: Sources,
+    tenant: str,
+    query: str,
+    window: list[Message],
+    summary: str,
+    live: LiveReading | None = None,
 ) -> ContextBundle:
-    """Retrieve (facts, then episodes and their excerpts) and assemble under budget."""
+    """Retrieve (facts, then episodes and their excerpts) and assemble under budget.
+
+    `live` (read beforehand by `context.live.read_live`) leads the context and
+    replaces the remembered facts of the keys it answers, within the budget.
+    """
     now = deps.clock.now()
     config = deps.config
     retrieval = config.retrieval
@@ -71,6 +81,8 @@ def build_context(
             extra=window,
             facts=facts,
         )
+    if live is not None:
+        facts = live.without_outranked(facts)
     data = AssemblyInput(
         query=query,
         now=now,
@@ -89,4 +101,7 @@ def build_context(
         verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
         question_led=retrieval.expand_turns,
     )
-    return assemble(data, config.budget, config.facts, deps.counter, config.assembly)
+    block = live_block(live, config.budget.total, deps.counter)
+    budget = budget_without(config.budget, block)
+    bundle = assemble(data, budget, config.facts, deps.counter, config.assembly)
+    return with_live(bundle, block, deps.counter, config.budget.total)

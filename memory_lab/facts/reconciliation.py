@@ -104,6 +104,7 @@ def new_fact(
         session=candidate.session,
         turn_ids=list(candidate.turn_ids),
         evidence=candidate.evidence,
+        body=candidate.body,
         valid_from=candidate.valid_from or now,
         expires_at=None if ttl is None else now + ttl,
         last_confirmed_at=now,

@@ -1,8 +1,10 @@
 """Memory tools an agent can call, as LangChain tools bound to one tenant.
 
 `save` writes an explicit fact (the top trust tier: extraction can never override
-it); `update`, `forget`, `confirm`, `list` and `recall` complete the set. Every
-write returns the MemoryEvent as a dict so a UI can show it and offer Undo.
+it); `update`, `forget`, `confirm`, `list` and `recall` complete the set, and
+`link`, `unlink` and `links` join facts ("relates_to", "caused_by") and read the
+links of one. Every write returns the MemoryEvent as a dict so a UI can show it
+and offer Undo.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 def memory_tools(
     engine: MemoryEngine, tenant: str, *, session: str = "tools"
 ) -> list[BaseTool]:
-    """The six memory tools for `tenant`."""
+    """The memory tools for `tenant`."""
     tenant = require_tenant(tenant)
     facts = engine.facts
 
@@ -99,6 +101,23 @@ def memory_tools(
             "shown because you asked):\n" + "\n".join(lines)
         )
 
+    def link(source_id: str, target_id: str, link_type: str = "relates_to") -> dict:
+        """Link two facts by id: link_type is relates_to, or caused_by (source holds because of target)."""  # noqa: E501 - tool description, must stay one line
+        return facts.link(
+            tenant, link_type, source_id, target_id, origin="tool"
+        ).model_dump(mode="json")
+
+    def unlink(link_id: str) -> dict:
+        """End a link between facts. It is end-dated and kept, never deleted."""
+        return facts.unlink(tenant, link_id).model_dump(mode="json")
+
+    def links(fact_id: str) -> list[dict]:
+        """The links of a fact in both directions, supersedes included."""
+        return [
+            k.model_dump(mode="json", include={"id", "type", "source", "target"})
+            for k in facts.links(tenant, fact_id)
+        ]
+
     return [
         StructuredTool.from_function(save, name="memory_save"),
         StructuredTool.from_function(update, name="memory_update"),
@@ -106,4 +125,7 @@ def memory_tools(
         StructuredTool.from_function(confirm, name="memory_confirm"),
         StructuredTool.from_function(list_facts, name="memory_list"),
         StructuredTool.from_function(recall, name="memory_recall"),
+        StructuredTool.from_function(link, name="memory_link"),
+        StructuredTool.from_function(unlink, name="memory_unlink"),
+        StructuredTool.from_function(links, name="memory_links"),
     ]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
+from memory_lab.context.live import LiveSources
 from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
@@ -38,3 +39,5 @@ class Deps:
     excerpts: TurnIndex
     periods: PeriodSummaries | None = None
     """Daily and weekly summaries, retrieved for questions about a period."""
+    live: LiveSources | None = None
+    """Live data sources whose current values outrank remembered facts."""

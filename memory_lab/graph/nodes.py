@@ -10,6 +10,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from memory_lab.context.build import build_context
+from memory_lab.context.live import read_live
 from memory_lab.events import events_from_notes
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import JobState, MemoryState
@@ -80,10 +81,12 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]
     query = _messages(state.get("incoming"))[-1].content
+    # Outside the read: a slow source holds no lock, and failures are logged.
+    live = read_live(deps.live, deps.events, tenant, deps.clock.now())
     with one_instant(deps):
         marks = deps.jobs.marks(tenant, thread)
         window = window_of(deps, tenant, thread, marks)
-        bundle = build_context(deps, tenant, query, window, marks.summary)
+        bundle = build_context(deps, tenant, query, window, marks.summary, live)
     return {
         "context": bundle.model_dump(mode="json"),
         "window": _dump(window),

@@ -36,6 +36,21 @@ def delete_rows(conn: Any, kind: str, tenant: str, ids: Sequence[str]) -> int:
     )
 
 
+def delete_links(conn: Any, tenant: str, fact_ids: Sequence[str]) -> int:
+    """Delete the tenant's links with a purged fact at either end.
+
+    A link holds only ids, but one left behind would point at nothing and say
+    that something was there.
+    """
+    return sum(
+        conn.execute(
+            "DELETE FROM fact_links WHERE tenant = ? AND (source = ? OR target = ?)",
+            (tenant, i, i),
+        ).rowcount
+        for i in dict.fromkeys(fact_ids)
+    )
+
+
 def threads(conn: Any, tenant: str) -> list[str]:
     """The tenant's threads that have watermarks."""
     rows = conn.execute(

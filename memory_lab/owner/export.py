@@ -42,6 +42,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
             "threads": tables.read_threads(conn, tenant),
             "episodes": holdings.ledger.episodes(tenant),
             "facts": holdings.facts.rows(tenant),
+            "links": holdings.links.links(tenant),
             "events": holdings.events.events(tenant),
             "jobs": tables.read_jobs(conn, tenant),
         }

@@ -21,6 +21,7 @@ from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
 from memory_lab.stores.sqlite_facts import SqliteFactStore
+from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ class Holdings:
     """The episode search index (the ledger holds the committed records)."""
     periods: ChromaEpisodeStore | None
     """Daily and weekly summaries (kept only here)."""
+    links: SqliteFactLinkStore
+    """Links between facts (the "supersedes" ones are read from the facts)."""
 
     def close(self) -> None:
         """Release every store."""
@@ -98,6 +101,7 @@ def open_holdings(
     try:
         stores = (SqliteTranscriptStore(db), SqliteFactStore(db), SqliteEventLog(db))
         ledger = JobLedger(db)
+        links = SqliteFactLinkStore(db)
         for name in ("episodes", "periods"):
             opened.append(_open_index(data_dir, spec, embedder, name, create))
     except BaseException:
@@ -106,7 +110,7 @@ def open_holdings(
                 index.close()
         db.close()
         raise
-    return Holdings(where, db, *stores, ledger, *opened)
+    return Holdings(where, db, *stores, ledger, *opened, links)
 
 
 def _open_database(

@@ -12,6 +12,8 @@ can read the file and nothing is translated on the way out or in:
 - `period`: a daily (`thread` "day") or weekly ("week") summary;
 - `fact`: a fact row, current or not: superseded, forgotten and expired rows keep
   their validity windows, provenance, source tier, confidence and TTL;
+- `link`: a stored link between two of the file's facts ("relates_to",
+  "caused_by"), ended or not; "supersedes" links are read from the facts;
 - `event`: the memory's event log, oldest first;
 - `job`: a memory job the ledger holds, owed or done (`JobRow`).
 
@@ -31,7 +33,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from memory_lab.errors import MemoryLabError
-from memory_lab.types import Episode, Fact, MemoryEvent, Message, Record
+from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message, Record
 
 FORMAT = "memory-lab-export"
 """The header's `format`: what says a file is one of ours."""
@@ -124,6 +126,7 @@ class TenantExport(BaseModel):
     episodes: list[Episode] = []
     periods: list[Episode] = []
     facts: list[Fact] = []
+    links: list[FactLink] = []
     events: list[MemoryEvent] = []
     jobs: list[JobRow] = []
 
@@ -149,12 +152,16 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
     ("episode", "episodes", Episode),
     ("period", "periods", Episode),
     ("fact", "facts", Fact),
+    ("link", "links", FactLink),
     ("event", "events", MemoryEvent),
     ("job", "jobs", JobRow),
 )
 """(kind, `TenantExport` field, model) in file order."""
 
-ADDED_SINCE: dict[str, tuple[str, ...]] = {"message": ("restated",)}
+ADDED_SINCE: dict[str, tuple[str, ...]] = {
+    "message": ("restated",),
+    "fact": ("body",),
+}
 """Fields added to a kind after files of this version were first written: a file
 from before lacks them, and their default is what it meant (a turn then
 restated nothing)."""
@@ -165,6 +172,7 @@ _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "episode": (("id", lambda e: e.id),),
     "period": (("id", lambda e: e.id),),
     "fact": (("id", lambda f: f.id),),
+    "link": (("id", lambda k: k.id),),
     "event": (("id", lambda e: e.id),),
     "job": (("thread/kind/first_seq", lambda j: (j.thread, j.kind, j.first_seq)),),
 }
@@ -230,6 +238,7 @@ def read_export(lines: Iterable[str]) -> TenantExport:
         found[field].append(record)
     _check_counts(header, found)
     _check_unique(found)
+    _check_link_ends(found)
     return TenantExport(header=header, **found)
 
 
@@ -296,6 +305,16 @@ def _check_counts(header: ExportHeader, found: dict[str, list]) -> None:
             raise ExportFileError(
                 f"the header counts {said} {kind} records but the file holds {held}"
                 " (a truncated or edited file?)"
+            )
+
+
+def _check_link_ends(found: dict[str, list]) -> None:
+    """Every link joins two facts the file holds: no link to nothing."""
+    held = {f.id for f in found["facts"]}
+    for link in found["links"]:
+        if missing := [i for i in (link.source, link.target) if i not in held]:
+            raise ExportFileError(
+                f"link {link.id!r} names fact {missing[0]!r}, which the file lacks"
             )
 
 

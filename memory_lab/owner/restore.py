@@ -112,6 +112,8 @@ def _write_rows(holdings: Holdings, conn: object, export: TenantExport) -> None:
     tables.write_threads(conn, tenant, export.threads)
     for fact in export.facts:
         holdings.facts.insert(tenant, fact)
+    for link in export.links:
+        holdings.links.insert(tenant, link)
     holdings.events.append(tenant, export.events)
     tables.write_jobs(conn, tenant, export.jobs)
     holdings.ledger.commit_episodes(tenant, export.episodes)

@@ -18,6 +18,7 @@ from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
 TENANT_TABLES = (
     "messages",
     "facts",
+    "fact_links",
     "events",
     "memory_threads",
     "memory_jobs",

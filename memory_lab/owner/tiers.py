@@ -29,6 +29,7 @@ from memory_lab.owner.tombstones import PurgeLog, Tombstone
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
 from memory_lab.stores.sqlite_facts import SqliteFactStore
+from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 from memory_lab.types import Episode, Message
 
@@ -70,6 +71,8 @@ class PurgeFolder:
         self.db = SqliteDatabase(data_dir / DATABASE, (), secure_delete=True)
         self.transcript = SqliteTranscriptStore(self.db)
         self.facts = SqliteFactStore(self.db)
+        # Made here too, so a folder from before fact links can be purged.
+        self.links = SqliteFactLinkStore(self.db)
         self.events = SqliteEventLog(self.db)
         self.ledger = JobLedger(self.db)
         self.log = PurgeLog(self.db)
@@ -198,7 +201,8 @@ def _facts(
 ) -> None:
     with opened.db.write() as conn:
         removed = erase.delete_rows(conn, "facts", t.tenant, plan.facts)
-        opened.log.tier_done(t.id, "facts", {"rows": removed})
+        links = erase.delete_links(conn, t.tenant, plan.facts)
+        opened.log.tier_done(t.id, "facts", {"rows": removed, "links": links})
 
 
 def _episodes(

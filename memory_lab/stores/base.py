@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, TypedDict, Unpack
 
-from memory_lab.types import Episode, Fact, MemoryEvent, Message
+from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message
 
 
 class SeqSpan(TypedDict, total=False):
@@ -129,6 +129,22 @@ class FactStore(Protocol):
 
     def get(self, tenant: str, fact_id: str) -> Fact | None:
         """One row, or None (including when it belongs to another tenant)."""
+        ...
+
+
+class FactLinkStore(Protocol):
+    """Typed links between facts. Links are inserted or end-dated, never deleted."""
+
+    def insert(self, tenant: str, link: FactLink) -> None:
+        """Store a new link; an id the tenant already holds raises ValueError."""
+        ...
+
+    def end(self, tenant: str, link: FactLink) -> None:
+        """Store the end date of a held link; an unknown id raises KeyError."""
+        ...
+
+    def links(self, tenant: str, fact_id: str | None = None) -> list[FactLink]:
+        """Links touching `fact_id` at either end (all, if None), oldest first."""
         ...
 
 

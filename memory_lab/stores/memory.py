@@ -26,7 +26,7 @@ from memory_lab.stores.base import (
     seq_bounds,
 )
 from memory_lab.stores.tenancy import require_owned
-from memory_lab.types import Episode, Fact, MemoryEvent, Message
+from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message
 
 
 class InMemoryTranscriptStore:
@@ -132,6 +132,47 @@ class InMemoryFactStore:
         tenant = require_tenant(tenant)
         with self._lock:
             return self._rows.get(tenant, {}).get(fact_id)
+
+
+class InMemoryFactLinkStore:
+    """Link rows keyed by (tenant, id), in creation order then id."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._rows: dict[str, dict[str, FactLink]] = defaultdict(dict)
+        self._lock = threading.Lock()
+
+    def insert(self, tenant: str, link: FactLink) -> None:
+        """Store a new link; raises ValueError for an id the tenant holds."""
+        tenant = require_owned(tenant, [link])
+        with self._lock:
+            if link.id in self._rows[tenant]:
+                raise ValueError(
+                    f"link {link.id!r} already exists for tenant {tenant!r}"
+                )
+            self._rows[tenant][link.id] = link
+
+    def end(self, tenant: str, link: FactLink) -> None:
+        """Store a held link's end date; raises KeyError for an unknown id."""
+        tenant = require_owned(tenant, [link])
+        with self._lock:
+            held = self._rows[tenant].get(link.id)
+            if held is None:
+                raise KeyError(f"no link {link.id!r} for tenant {tenant!r}")
+            self._rows[tenant][link.id] = held.model_copy(
+                update={"ended_at": link.ended_at}
+            )
+
+    def links(self, tenant: str, fact_id: str | None = None) -> list[FactLink]:
+        """A scan of the tenant's links; the reference for the SQL store."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            found = [
+                link
+                for link in self._rows.get(tenant, {}).values()
+                if fact_id is None or link.touches(fact_id)
+            ]
+        return sorted(found, key=lambda link: (link.created_at, link.id))
 
 
 class InMemoryEventLog:

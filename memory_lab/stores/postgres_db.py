@@ -155,6 +155,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 4: spans of a reply that restate memory (`Message.restated`); turns
     # stored before restated nothing.
     ("ALTER TABLE messages ADD COLUMN restated TEXT NOT NULL DEFAULT '[]'",),
+    # 5: a fact's longer text beside its one-line summary ('' on older rows:
+    # the evidence is the detail), and typed links between facts.
+    (
+        "ALTER TABLE facts ADD COLUMN body TEXT NOT NULL DEFAULT ''",
+        """
+        CREATE TABLE fact_links (
+            tenant      TEXT   NOT NULL,
+            id          TEXT   NOT NULL,
+            type        TEXT   NOT NULL,
+            source      TEXT   NOT NULL,
+            target      TEXT   NOT NULL,
+            origin      TEXT   NOT NULL,
+            created_at  TEXT   NOT NULL,
+            created_key BIGINT NOT NULL,
+            ended_at    TEXT,
+            PRIMARY KEY (tenant, id)
+        )
+        """,
+        "CREATE INDEX fact_links_source ON fact_links (tenant, source)",
+        "CREATE INDEX fact_links_target ON fact_links (tenant, target)",
+    ),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 

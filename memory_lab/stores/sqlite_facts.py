@@ -36,6 +36,7 @@ _SCHEMA = (
         session           TEXT    NOT NULL,
         turn_ids          TEXT    NOT NULL,
         evidence          TEXT    NOT NULL,
+        body              TEXT    NOT NULL DEFAULT '',
         valid_from        TEXT    NOT NULL,
         valid_until       TEXT,
         superseded_by     TEXT,
@@ -60,6 +61,9 @@ _MIGRATIONS = (
         "ALTER TABLE facts ADD COLUMN ended_at TEXT",
         "UPDATE facts SET ended_at = valid_until WHERE status != 'active'",
     ),
+    # A fact's longer text beside its one-line summary; older rows had none,
+    # and '' reads as "the evidence is the detail".
+    ("body", "ALTER TABLE facts ADD COLUMN body TEXT NOT NULL DEFAULT ''"),
 )
 """Forward migrations: (column, statements that add and backfill it), in order."""
 

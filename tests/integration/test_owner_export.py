@@ -89,6 +89,11 @@ def _build(path: Path) -> None:
     engine.ingest(TENANT, [late])
     engine.close_session(TENANT)
     engine.flush()
+    # Links between facts, one of them ended, so both kinds of row travel.
+    first, second, third = (f.id for f in engine.facts.active(TENANT)[:3])
+    engine.facts.link(TENANT, "relates_to", first, second)
+    ended = engine.facts.link(TENANT, "caused_by", third, first).refs[0]
+    engine.facts.unlink(TENANT, ended)
     engine.close()
 
 
@@ -182,6 +187,8 @@ def test_a_round_trip_gives_the_same_memory(memory):
     # The export time is the only difference; vectors are not in the file.
     first[0].pop("exported_at"), second[0].pop("exported_at")
     assert first == second
+    links = [r["data"] for r in second if r["kind"] == "link"]
+    assert len(links) == 2 and sum(k["ended_at"] is not None for k in links) == 1
 
 
 def test_thread_state_holds_every_watermark():
@@ -221,6 +228,12 @@ def _bad_files(memory) -> dict[str, tuple[Path, str]]:
     text = memory["file"].read_text(encoding="utf-8")
     header, *records = _lines(memory["file"])
     fact_at = next(i for i, r in enumerate(records) if r["kind"] == "fact")
+    link_at = next(i for i, r in enumerate(records) if r["kind"] == "link")
+    dangling = [dict(r) for r in records]
+    dangling[link_at] = {
+        "kind": "link",
+        "data": {**records[link_at]["data"], "target": "f_gone"},
+    }
     # A field with a default: missing, it must not quietly become "active".
     no_status = [dict(r) for r in records]
     no_status[fact_at] = {
@@ -284,6 +297,10 @@ def _bad_files(memory) -> dict[str, tuple[Path, str]]:
             ),
             "share the id",
         ),
+        "link to nothing": (
+            _write(folder / "dangling.jsonl", [header, *dangling]),
+            "names fact 'f_gone', which the file lacks",
+        ),
         "tenant present": (memory["file"], "tenant 'alice' already has data"),
     }
 
@@ -299,6 +316,7 @@ CASES = [
     "missing field",
     "another tenant",
     "repeated record",
+    "link to nothing",
     "tenant present",
 ]
 
@@ -392,3 +410,5 @@ def test_a_round_trip_through_servers_keeps_every_record(
     second = [json.loads(line) for line in again.lines()]
     first[0].pop("exported_at"), second[0].pop("exported_at")
     assert first == second
+    links = [r["data"] for r in second if r["kind"] == "link"]
+    assert len(links) == 2 and sum(k["ended_at"] is not None for k in links) == 1
