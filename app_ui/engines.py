@@ -14,6 +14,7 @@ import streamlit as st
 
 from app_ui import demo
 from app_ui.clock import OffsetClock, OffsetStore
+from app_ui.live_demo import register_demo_source
 from app_ui.settings import AppSettings, data_dir, store_spec
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
@@ -109,13 +110,16 @@ def memory_for(settings: AppSettings) -> tuple[Path, MemoryEngine, OffsetClock, 
     """
     if demo.enabled():
         spaces = demo_spaces()
-        return session_space().open(
+        opened = session_space().open(
             settings.tenant,
             settings.config(),
             spaces.now(),
             shared_embedder(),
             shared_counter(),
         )
+        register_demo_source(opened[1], opened[0])
+        return opened
     folder = data_dir()
     engine = engine_for(folder, settings)
+    register_demo_source(engine, folder)
     return folder, engine, tenant_clock(str(folder), settings.tenant), False

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_ui import actions
+from app_ui import actions, fact_links
 from app_ui.flash import flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
@@ -336,6 +336,7 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         },
     )
     fact_controls(engine, tenant, snapshot)
+    fact_links.links_panel(engine, tenant)
     keys = sorted({(f["category"], f["key"], f["subject"]) for f in facts})
     if not keys:
         return
