@@ -68,3 +68,31 @@ def test_the_test_command_draws_the_same_hypothesis_examples_every_run():
     from hypothesis import settings
 
     assert settings.default.derandomize is True
+
+
+@pytest.mark.slow
+def test_a_soak_resumes_from_its_next_round_on_the_same_commit_only(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    out = tmp_path / "out"
+    first = _soak(
+        "--rounds", "1", "--load", "0", "--seed", "7", "--out", str(out), str(suite)
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    more = _soak("--resume", str(out), "--rounds", "3", "--load", "0")
+    assert more.returncode == 0, more.stdout + more.stderr
+    records = [
+        json.loads(line) for line in (out / "soak.jsonl").read_text().splitlines()
+    ]
+    assert [(r["round"], r["seed"]) for r in records] == [(1, 7), (2, 8), (3, 9)]
+    assert len({r["commit"] for r in records}) == 1
+    assert "3 of 3 rounds passed" in more.stdout
+
+    (out / "soak.jsonl").write_text(
+        json.dumps({**records[0], "commit": "0" * 40}) + "\n"
+    )
+    refused = _soak("--resume", str(out), "--rounds", "2")
+    assert refused.returncode == 2 and "start a new soak" in refused.stderr
+    empty = _soak("--resume", str(tmp_path / "nowhere"), "--rounds", "2")
+    assert empty.returncode == 2 and "holds no recorded round" in empty.stderr
