@@ -147,6 +147,24 @@ def test_a_turn_holding_an_equals_sign_is_not_read_as_a_fact(brain):
     assert "You said on 1 May 2024" in reply and "Your home city is" not in reply
 
 
+def test_an_earlier_question_is_not_the_answer_to_the_same_question(brain):
+    window = ContextBlock(
+        kind="window",
+        text="user (2 May 2024): Quick one: which paint brand are we using "
+        "for the hallway? [this week = 2024-W18]\n"
+        "user (3 May 2024): The hallway gets Farrow paint, we agreed.",
+        tokens=10,
+        budget=100,
+    )
+    context = ContextBundle(blocks=[window], total_tokens=10, budget=200)
+    reply = brain.respond(
+        message("Which paint brand are we using for the hallway?", 4), context
+    ).value
+    answer = reply.split("Also in memory:")[0]
+    assert "Farrow" in answer, reply
+    assert "Quick one" in reply.split("Also in memory:")[1]
+
+
 def test_respond_with_empty_memory_says_it_holds_nothing(brain):
     reply = brain.respond(message("Hello?"), bundle()).value
     assert reply.endswith("Memory holds nothing that answers your message.")
