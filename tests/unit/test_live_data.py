@@ -184,3 +184,10 @@ def test_a_key_is_its_words_whatever_their_spelling():
     assert key_slot("open_items") == key_slot("item.open") == key_slot("Open Items")
     assert key_slot("open_items") != key_slot("item.closed")
     assert key_slot("address") == {"address"}  # "ss" is not a plural
+
+
+def test_the_offline_responder_answers_from_the_live_value(engine, live):
+    live.register("billing", ["open_invoices"], lambda t: {"open_invoices": "INV-7"})
+    step = engine.chat("t1", QUESTION, thread="live-answer")
+    engine.flush()
+    assert "INV-7" in step.reply and "INV-1" not in step.reply

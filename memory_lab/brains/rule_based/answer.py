@@ -130,16 +130,19 @@ def rank_lines(
 
 
 def memory_lines(context: ContextBundle) -> list[Line]:
-    """Every fact, excerpt, episode summary and non-assistant window turn."""
+    """Every live value, fact, excerpt, episode summary and non-assistant turn.
+
+    Live lines are written as fact lines are and read as facts.
+    """
     out: list[Line] = []
-    for kind in ("facts", "episodes", "window"):
+    for kind in ("live", "facts", "episodes", "window"):
         block = context.block(kind)
         if block is None:
             continue
         for raw in block.text.splitlines():
             stripped = unescape_data(raw.strip())
             text = re.sub(r"^(?:[-+*•])\s+", "", stripped)
-            line = _parse(text, facts=kind == "facts")
+            line = _parse(text, facts=kind in ("live", "facts"))
             if line is not None:
                 out.append(line)
             elif (
