@@ -34,8 +34,9 @@ def memory_tools(
         value: str,
         subject: str = "user",
         importance: float = 0.7,
+        detail: str = "",
     ) -> dict:
-        """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish)."""  # noqa: E501 - tool description, must stay one line
+        """Save a fact the user stated explicitly (e.g. category=preference, key=reply_language, value=Swedish); detail keeps longer text behind a short value."""  # noqa: E501 - tool description, must stay one line
         c = FactCandidate(
             category=category,
             key=key,
@@ -47,6 +48,7 @@ def memory_tools(
             session=session,
             turn_ids=[f"tool:save:{engine.clock.now().isoformat()}"],
             evidence=value,
+            body=detail,
         )
         return facts.write(tenant, c).model_dump(mode="json")
 

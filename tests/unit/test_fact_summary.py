@@ -81,3 +81,25 @@ def test_a_fact_file_from_before_bodies_is_migrated(tmp_path):
     assert old.body == "" and old.detail == "I reply in Swedish"
     reopened.insert("a", _fact(tenant="a", id="f2", body="the fuller text"))
     assert reopened.get("a", "f2").body == "the fuller text"
+
+
+def test_the_save_tool_keeps_a_detail_as_the_body():
+    from memory_lab import ManualClock, MemoryEngine
+    from memory_lab.facts.tools import memory_tools
+
+    engine = MemoryEngine(clock=ManualClock(T0))
+    try:
+        save = next(t for t in memory_tools(engine, "t1") if t.name == "memory_save")
+        event = save.invoke(
+            {
+                "category": "decision",
+                "key": "database",
+                "value": "Postgres",
+                "detail": "chosen over MySQL for its JSON support",
+            }
+        )
+        row = engine.facts.store.get("t1", event["refs"][0])
+        assert row.body == "chosen over MySQL for its JSON support"
+        assert row.detail == row.body and fact_summary(row) == "database: Postgres"
+    finally:
+        engine.close()
