@@ -81,8 +81,9 @@ def build_context(
             extra=window,
             facts=facts,
         )
-    if live is not None:
-        facts = live.without_outranked(facts)
+    block = live_block(live, config.budget.total, deps.counter)
+    if live is not None and block is not None:
+        facts = live.without_outranked(facts, shown=block.items)
     data = AssemblyInput(
         query=query,
         now=now,
@@ -101,7 +102,6 @@ def build_context(
         verbatim_turns=retrieval.verbatim_turns if retrieval.expand_turns else None,
         question_led=retrieval.expand_turns,
     )
-    block = live_block(live, config.budget.total, deps.counter)
     budget = budget_without(config.budget, block)
     bundle = assemble(data, budget, config.facts, deps.counter, config.assembly)
     return with_live(bundle, block, deps.counter, config.budget.total)

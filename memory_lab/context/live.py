@@ -20,7 +20,7 @@ from __future__ import annotations
 import inspect
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -109,16 +109,25 @@ class LiveReading:
     failures: tuple[tuple[str, str], ...] = ()
     """(source, why) for each source left out."""
 
-    def outranks(self, fact: Fact) -> bool:
-        """Whether a live value answers this fact's key (for its subject)."""
+    def outranks(self, fact: Fact, shown: Collection[str] | None = None) -> bool:
+        """Whether a live value answers this fact's key (for its subject).
+
+        Only values whose item is in `shown` count, when given: a value the
+        live block had no room for replaces nothing.
+        """
         slot = key_slot(fact.key)
         return any(
-            v.subject == fact.subject and key_slot(v.key) == slot for v in self.values
+            v.subject == fact.subject
+            and key_slot(v.key) == slot
+            and (shown is None or v.item in shown)
+            for v in self.values
         )
 
-    def without_outranked(self, facts: Sequence[Fact]) -> list[Fact]:
-        """The facts no live value replaces."""
-        return [f for f in facts if not self.outranks(f)]
+    def without_outranked(
+        self, facts: Sequence[Fact], shown: Collection[str] | None = None
+    ) -> list[Fact]:
+        """The facts no (shown) live value replaces."""
+        return [f for f in facts if not self.outranks(f, shown)]
 
 
 @dataclass

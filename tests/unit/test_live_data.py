@@ -191,3 +191,12 @@ def test_the_offline_responder_answers_from_the_live_value(engine, live):
     step = engine.chat("t1", QUESTION, thread="live-answer")
     engine.flush()
     assert "INV-7" in step.reply and "INV-1" not in step.reply
+
+
+def test_a_live_value_the_block_has_no_room_for_replaces_nothing(engine, live):
+    many = {f"k{i}": f"value number {i} " * 5 for i in range(40)}
+    live.register("bulk", list(many), lambda t: many)
+    live.register("billing", ["open_invoices"], lambda t: {"open_invoices": "INV-7"})
+    bundle = engine.assemble("t1", QUESTION, budget=BudgetConfig().scaled(600))
+    assert "live:billing:open_invoices" not in bundle.block("live").items
+    assert "INV-7" not in bundle.text and "INV-1 and INV-2" in _facts_text(bundle)
