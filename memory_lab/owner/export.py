@@ -45,6 +45,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
             "links": holdings.links.links(tenant),
             "events": holdings.events.events(tenant),
             "jobs": tables.read_jobs(conn, tenant),
+            "chats": tables.read_chats(conn, tenant),
         }
     periods = holdings.periods.get(tenant) if holdings.periods is not None else []
     records["periods"] = sorted(periods, key=lambda p: (p.thread, p.start, p.id))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from memory_lab.chats.catalog import ChatCatalog
 from memory_lab.errors import MemoryLabError
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
@@ -102,6 +103,8 @@ def open_holdings(
         stores = (SqliteTranscriptStore(db), SqliteFactStore(db), SqliteEventLog(db))
         ledger = JobLedger(db)
         links = SqliteFactLinkStore(db)
+        # The chat catalog's table, so its rows can be exported and imported.
+        ChatCatalog(db, stores[0])
         for name in ("episodes", "periods"):
             opened.append(_open_index(data_dir, spec, embedder, name, create))
     except BaseException:

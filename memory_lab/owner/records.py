@@ -93,6 +93,17 @@ class JobRow(Record):
     """The configuration that must run it (a pending job waits for its owner)."""
 
 
+class ChatRow(Record):
+    """A chat of the app's list: its title and whether it is in the trash."""
+
+    tenant: str
+    thread: str
+    title: str
+    titled_by: str
+    created_at: AwareDatetime
+    trashed_at: AwareDatetime | None = None
+
+
 class ExportHeader(BaseModel):
     """The first line: what the file is, whose it is and what it holds."""
 
@@ -129,6 +140,7 @@ class TenantExport(BaseModel):
     links: list[FactLink] = []
     events: list[MemoryEvent] = []
     jobs: list[JobRow] = []
+    chats: list[ChatRow] = []
 
     @property
     def tenant(self) -> str:
@@ -155,6 +167,7 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
     ("link", "links", FactLink),
     ("event", "events", MemoryEvent),
     ("job", "jobs", JobRow),
+    ("chat", "chats", ChatRow),
 )
 """(kind, `TenantExport` field, model) in file order."""
 
@@ -175,6 +188,7 @@ _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "link": (("id", lambda k: k.id),),
     "event": (("id", lambda e: e.id),),
     "job": (("thread/kind/first_seq", lambda j: (j.thread, j.kind, j.first_seq)),),
+    "chat": (("thread", lambda c: c.thread),),
 }
 """What must not repeat within a kind: the stores' unique keys, by name."""
 

@@ -116,6 +116,7 @@ def _write_rows(holdings: Holdings, conn: object, export: TenantExport) -> None:
         holdings.links.insert(tenant, link)
     holdings.events.append(tenant, export.events)
     tables.write_jobs(conn, tenant, export.jobs)
+    tables.write_chats(conn, tenant, export.chats)
     holdings.ledger.commit_episodes(tenant, export.episodes)
 
 

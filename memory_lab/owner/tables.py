@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_lab.owner.records import JobRow, ThreadState, TranscriptRow
+from memory_lab.owner.records import ChatRow, JobRow, ThreadState, TranscriptRow
 from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
 
 TENANT_TABLES = (
@@ -23,6 +23,7 @@ TENANT_TABLES = (
     "memory_threads",
     "memory_jobs",
     "memory_episodes",
+    "chats",
 )
 """Every table with a row per tenant record."""
 
@@ -127,3 +128,36 @@ def write_jobs(conn: Any, tenant: str, jobs: Sequence[JobRow]) -> None:
             f" VALUES ({', '.join('?' * (len(_JOB_COLUMNS) + 1))})",
             (tenant, *row),
         )
+
+
+_CHAT_COLUMNS = tuple(f for f in ChatRow.model_fields if f != "tenant")
+
+
+def read_chats(conn: Any, tenant: str) -> list[ChatRow]:
+    """The tenant's chat catalog rows (titles, trash), by thread."""
+    rows = conn.execute(
+        f"SELECT {', '.join(_CHAT_COLUMNS)} FROM chats WHERE tenant = ?"
+        " ORDER BY thread",
+        (tenant,),
+    ).fetchall()
+    return [ChatRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def write_chats(conn: Any, tenant: str, chats: Sequence[ChatRow]) -> None:
+    """Insert chat catalog rows as they were."""
+    conn.executemany(
+        f"INSERT INTO chats (tenant, {', '.join(_CHAT_COLUMNS)})"
+        f" VALUES ({', '.join('?' * (len(_CHAT_COLUMNS) + 1))})",
+        [
+            (
+                tenant,
+                *(
+                    encode_time(getattr(c, n))
+                    if n in ("created_at", "trashed_at")
+                    else getattr(c, n)
+                    for n in _CHAT_COLUMNS
+                ),
+            )
+            for c in chats
+        ],
+    )

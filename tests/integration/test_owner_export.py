@@ -94,6 +94,10 @@ def _build(path: Path) -> None:
     engine.facts.link(TENANT, "relates_to", first, second)
     ended = engine.facts.link(TENANT, "caused_by", third, first).refs[0]
     engine.facts.unlink(TENANT, ended)
+    # Chats of the app's list: one renamed, one in the trash.
+    engine.chats.rename(TENANT, "side", "About Miso")
+    trashed = engine.chats.create(TENANT, T0 + timedelta(days=8), title="Old plans")
+    engine.chats.trash(TENANT, trashed.thread, T0 + timedelta(days=9))
     engine.close()
 
 
@@ -189,6 +193,9 @@ def test_a_round_trip_gives_the_same_memory(memory):
     assert first == second
     links = [r["data"] for r in second if r["kind"] == "link"]
     assert len(links) == 2 and sum(k["ended_at"] is not None for k in links) == 1
+    chats = {r["data"]["title"]: r["data"] for r in second if r["kind"] == "chat"}
+    assert set(chats) == {"About Miso", "Old plans"}
+    assert chats["Old plans"]["trashed_at"] and not chats["About Miso"]["trashed_at"]
 
 
 def test_thread_state_holds_every_watermark():
@@ -412,3 +419,6 @@ def test_a_round_trip_through_servers_keeps_every_record(
     assert first == second
     links = [r["data"] for r in second if r["kind"] == "link"]
     assert len(links) == 2 and sum(k["ended_at"] is not None for k in links) == 1
+    chats = {r["data"]["title"]: r["data"] for r in second if r["kind"] == "chat"}
+    assert set(chats) == {"About Miso", "Old plans"}
+    assert chats["Old plans"]["trashed_at"] and not chats["About Miso"]["trashed_at"]
