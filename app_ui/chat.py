@@ -20,6 +20,7 @@ from app_ui import actions
 from app_ui.flash import report_step, show_flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
+from memory_lab.restatement import adds_nothing
 from memory_lab.types import MemoryEvent, Message
 
 PENDING = "pending_prompt"
@@ -106,6 +107,10 @@ def _draw(engine: MemoryEngine, tenant: str, messages: list[Message]) -> None:
         role = msg.role if msg.role in ("user", "assistant") else "assistant"
         with st.chat_message(role):
             st.markdown(msg.content)
+            if msg.restated:  # left out of what memory is built from
+                st.caption(
+                    "Restates memory" if adds_nothing(msg) else "Partly restates memory"
+                )
             if msg.role == "assistant":
                 _reply_notes(msg.id)
                 _status_lines(engine, tenant, msg.id)
