@@ -14,7 +14,16 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 import streamlit as st  # noqa: E402
 
-from app_ui import activity, chat, chats, demo, evals_panel, sidebar, tiers  # noqa: E402
+from app_ui import (  # noqa: E402
+    activity,
+    chat,
+    chats,
+    demo,
+    evals_panel,
+    owner_panel,
+    sidebar,
+    tiers,
+)
 from app_ui.engines import memory_for  # noqa: E402
 from app_ui.settings import SettingsError  # noqa: E402
 from memory_lab.errors import MemoryLabError  # noqa: E402
@@ -45,6 +54,7 @@ def main() -> None:
     thread = chats.current_chat(engine, tenant)
     sidebar.time_controls(engine, clock, tenant, thread)
     sidebar.replay_controls(engine, clock, tenant, thread)
+    owner_panel.export_controls(engine, tenant)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
 
     snapshot = engine.snapshot(tenant, thread=thread)

@@ -38,6 +38,8 @@ Map of the library:
   ChromaDB; in-memory references.
 - `jobs/`: the durable job ledger, its planning and the background worker.
 - `llm/`: the one chat client (cache, retries, usage) and the local server launcher.
+- `chats/`: a tenant's chats (`catalog`: titles, search, a trash with a restore
+  window) and `trash`, which purges chats past that window.
 - `owner/`: what the memory's owner controls: `export` and `restore` (one
   tenant as JSON lines, and back), `purge` (content removed for real, with a
   tombstone, resumed after a kill).

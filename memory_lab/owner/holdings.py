@@ -27,6 +27,7 @@ from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 
 if TYPE_CHECKING:
     from memory_lab.embeddings import Embedder
+    from memory_lab.engine import MemoryEngine
     from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
 
 DATABASE_FILE = "memory.sqlite3"
@@ -158,3 +159,31 @@ def _described(data_dir: Path | None, spec: StoreSpec) -> str:
         server = chroma_server(spec.episodes)
         parts.append(f"Chroma on {server.host}:{server.port}")
     return ", ".join(parts)
+
+
+def engine_holdings(engine: MemoryEngine) -> Holdings:
+    """The stores an open engine writes through, to export from while it runs.
+
+    An export reads in one transaction of the engine's own database, so the app
+    can offer a download without opening the folder a second time (Chroma wants
+    one owner per folder). Closing the result would close the engine's stores:
+    leave that to the engine.
+
+    Raises:
+        MemoryLabError: for an engine whose memory is in this process only.
+    """
+    if engine.data_dir is None and engine.stores.store is None:
+        raise MemoryLabError(
+            "this memory is held in this process only: nothing to export"
+        )
+    return Holdings(
+        where=str(engine.data_dir or "servers"),
+        db=engine.jobs.db,
+        transcript=engine.transcript,
+        facts=engine.facts.store,
+        events=engine.events,
+        ledger=engine.jobs,
+        episodes=engine.episodes.index,
+        periods=engine.periods.store,
+        links=engine.facts.link_store,
+    )
