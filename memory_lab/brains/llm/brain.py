@@ -232,10 +232,7 @@ class OpenAICompatBrain:
                 "respond",
                 failure,
                 [question.id],
-                lambda: BrainResult(
-                    f"{FAILED_PREAMBLE} "
-                    + (answer_reply(question.content, context) or NOTHING_HELD)
-                ),
+                lambda: _read_back(question, context),
                 used="the memory line that best answers",
             )
         return BrainResult(text)
@@ -324,6 +321,18 @@ class OpenAICompatBrain:
             else:
                 hi = mid - 1
         return " ".join(words[:lo])
+
+
+def _read_back(question: Message, context: ContextBundle) -> BrainResult[str]:
+    """The failed reply: the best memory line, marked as restated whole.
+
+    Like the offline responder's, it is a function of the context alone, so
+    memory must not be built again from it.
+    """
+    text = f"{FAILED_PREAMBLE} " + (
+        answer_reply(question.content, context) or NOTHING_HELD
+    )
+    return BrainResult(text, restated=((0, len(text)),))
 
 
 def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:
