@@ -15,8 +15,10 @@ its content words occur in context lines it draws on. A line is drawn on when it
 shares at least two content words with the sentence (or all of its own, for a
 line of one word), so words scattered over a large context do not add up to a
 quote. Words that only frame a quote ("you said", "I remember") are not counted.
-A sentence with no content word ("Yes, I can.") is neither: it stays, and a reply whose
-kept text has no content word contributes nothing.
+Every block but the instructions is context, the window included, so a reply
+repeating an earlier reply restates it too. A sentence with no content word
+("Yes, I can.") is neither: it stays, and a reply whose kept text has no content
+word contributes nothing.
 """
 
 from __future__ import annotations
