@@ -458,7 +458,7 @@ class RetrievalConfig(Frozen):
         "the query (verbatim excerpts beside the summaries).",
     )
     verbatim_share: float | None = Field(
-        default=0.15,
+        default=0.10,
         description=(
             "Share of the whole context budget the newest window turns fill "
             "verbatim, newest first and whole turns, so a chat keeps its last "
