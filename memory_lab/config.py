@@ -535,7 +535,24 @@ class LLMSettings(Frozen):
     extract_base_url: str | None = Field(
         default=None, description="Endpoint of `extract_model`; None uses base_url."
     )
-    timeout_s: float = Field(default=30.0, gt=0, description="Per request.")
+    timeout_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="Per request, for the lanes that set no timeout of their own.",
+    )
+    reply_timeout_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="Per reply request; None uses timeout_s. On a one-slot local "
+        "server a reply may queue behind a summary, so it needs room for both.",
+    )
+    background_timeout_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="Per request of memory work (summaries, condensing, "
+        "extraction); None uses timeout_s. A small CPU model takes tens of seconds "
+        "over a long span, and no one is waiting on it.",
+    )
     max_attempts: int = Field(
         default=3,
         ge=1,
@@ -579,6 +596,13 @@ class LLMSettings(Frozen):
         description="How long a failing endpoint is skipped before one call "
         "tries it again.",
     )
+    reply_breaker_cooldown_s: float | None = Field(
+        default=None,
+        ge=0.0,
+        description="How long replies skip a failing endpoint; None uses "
+        "breaker_cooldown_s. Replies and memory work each have their own breaker, "
+        "and a shorter rest gets replies back on the model sooner.",
+    )
     use_cache: bool = Field(
         default=True, description="Serve repeated requests from the response cache."
     )
@@ -607,6 +631,16 @@ class LLMSettings(Frozen):
         "roles are people (LoCoMo's second speaker); off, an assistant never "
         "re-learns its own replies.",
     )
+
+    def timeout_for(self, role: Literal["reply", "background"]) -> float:
+        """The per-request timeout of a lane: its own, else `timeout_s`."""
+        own = self.reply_timeout_s if role == "reply" else self.background_timeout_s
+        return own if own is not None else self.timeout_s
+
+    def cooldown_for(self, role: Literal["reply", "background"]) -> float:
+        """How long a lane's breaker rests: replies may rest less than memory work."""
+        own = self.reply_breaker_cooldown_s if role == "reply" else None
+        return own if own is not None else self.breaker_cooldown_s
 
 
 class MemoryConfig(Frozen):

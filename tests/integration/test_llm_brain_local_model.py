@@ -96,7 +96,7 @@ def replay(tmp_path_factory) -> Iterator[Replay]:
 
 def test_the_endpoint_dialect_was_detected(replay):
     # llama.cpp answers `json_schema` with a 500 and honours json_object + schema.
-    assert replay.engine.brain.responder.mode == "json_object_schema"
+    assert replay.engine.brain.summarizer.mode == "json_object_schema"
 
 
 def test_the_model_was_called_and_counted(replay):

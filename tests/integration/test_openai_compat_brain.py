@@ -531,7 +531,7 @@ def test_a_down_endpoint_is_skipped_until_it_has_rested(
     openai_server.script(HTTP_500, HTTP_500)
 
     first = brain.summarize(TURNS, max_tokens=100)
-    skipped = [brain.extract(TURNS), brain.respond(turn(3, "Hi?"), bundle(""))]
+    skipped = [brain.extract(TURNS), brain.condense("word " * 500, max_tokens=20)]
 
     assert len(openai_server.requests) == 2  # only the first call's attempts
     assert "failed (" in fallbacks(first.notes)[0].detail
@@ -549,6 +549,134 @@ def test_a_down_endpoint_is_skipped_until_it_has_rested(
     openai_server.script(ok(SUMMARY))
     assert brain.summarize(TURNS, max_tokens=100).notes == ()
     assert len(openai_server.requests) == 4
+
+
+# -- lanes: replies and memory work each have their own breaker --------------------
+
+
+def test_background_failures_do_not_keep_a_reply_from_the_model(
+    make_brain, openai_server, fake_time
+):
+    brain = make_brain(max_attempts=1, breaker_cooldown_s=60.0)
+    openai_server.script(HTTP_500)
+    brain.summarize(TURNS, max_tokens=100)  # memory work opens its breaker
+    assert brain.status().role("background").state == "failing over"
+
+    openai_server.script(text("Oslo, as you said."))
+    reply = brain.respond(turn(3, "Where do I live?"), bundle(""))
+
+    assert reply.value == "Oslo, as you said." and reply.notes == ()
+    assert [r.method for r in openai_server.requests] == ["json_schema", "plain"]
+    skipped = brain.extract(TURNS)  # memory work still rests
+    assert "skipped" in fallbacks(skipped.notes)[0].detail
+    assert len(openai_server.requests) == 2
+    assert brain.usage()["breaker_opened"] == 1
+
+
+def test_reply_failures_do_not_keep_memory_work_from_the_model(
+    make_brain, openai_server
+):
+    brain = make_brain(max_attempts=1, breaker_cooldown_s=60.0)
+    openai_server.script(HTTP_500)
+    failed = brain.respond(turn(3, "Where do I live?"), bundle(""))
+    assert failed.value.startswith(FAILED_PREAMBLE)
+
+    openai_server.script(ok(SUMMARY), ok({"facts": []}))
+    summary = brain.summarize(TURNS, max_tokens=100)
+    facts = brain.extract(TURNS)
+
+    assert summary.notes == () and summary.value.summary == SUMMARY["summary"]
+    assert fallbacks(facts.notes) == []
+    assert len(openai_server.requests) == 3
+    again = brain.respond(turn(4, "Hello?"), bundle(""))  # replies still rest
+    assert "skipped" in fallbacks(again.notes)[0].detail
+    assert len(openai_server.requests) == 3
+
+
+def test_both_lanes_failing_count_two_openings(make_brain, openai_server):
+    brain = make_brain(max_attempts=1)
+    openai_server.script(HTTP_500, HTTP_500)
+
+    brain.summarize(TURNS, max_tokens=100)
+    brain.respond(turn(3, "Hi?"), bundle(""))
+
+    assert brain.usage()["breaker_opened"] == 2
+    assert brain.usage()["fallbacks"] == 2
+
+
+def test_replies_rest_for_their_own_cooldown(make_brain, openai_server, fake_time):
+    brain = make_brain(
+        max_attempts=1, breaker_cooldown_s=60.0, reply_breaker_cooldown_s=5.0
+    )
+    openai_server.script(HTTP_500, HTTP_500)
+    brain.summarize(TURNS, max_tokens=100)
+    brain.respond(turn(3, "Hi?"), bundle(""))
+
+    fake_time.now += 6
+    reply = brain.respond(turn(4, "Hi again?"), bundle(""))
+    work = brain.summarize(TURNS, max_tokens=100)
+
+    assert reply.notes == ()  # replies rested 5 s and are back on the model
+    assert "skipped for 54s more" in fallbacks(work.notes)[0].detail
+    assert len(openai_server.requests) == 3
+
+
+# -- status: what each lane is doing, for the app -----------------------------------
+
+
+def test_status_goes_from_ready_to_failing_over_and_back(
+    make_brain, openai_server, fake_time
+):
+    brain = make_brain(max_attempts=1, reply_breaker_cooldown_s=20.0)
+    status = brain.status()
+    assert status.model == "local-test-model"
+    assert [(r.role, r.state) for r in status.roles] == [
+        ("reply", "ready"),
+        ("background", "ready"),
+    ]
+
+    openai_server.script(HTTP_500)
+    brain.respond(turn(3, "Hi?"), bundle(""))
+    reply = brain.status().role("reply")
+    assert reply.state == "failing over" and reply.retry_in_s == 20.0
+    assert "500" in (reply.last_error or "")
+    assert brain.status().role("background").state == "ready"
+
+    fake_time.now += 15
+    assert brain.status().role("reply").retry_in_s == 5.0
+    fake_time.now += 6  # rested; the error stays until a call succeeds
+    assert brain.status().role("reply").state == "ready"
+    assert brain.status().role("reply").last_error is not None
+
+    assert brain.respond(turn(4, "Hi?"), bundle("")).notes == ()
+    assert brain.status().role("reply").last_error is None
+
+
+def test_status_reads_busy_while_a_call_is_in_flight(make_brain, openai_server):
+    brain = make_brain()
+    seen = []
+
+    def look(body: dict) -> Behaviour:
+        # The server answers on its own thread while the brain's call waits.
+        seen.append(brain.status())
+        return ok(SUMMARY)
+
+    openai_server.script(look)
+    brain.summarize(TURNS, max_tokens=100)
+
+    [during] = seen
+    assert during.role("background").state == "busy"
+    assert during.role("background").in_flight == 1
+    assert during.role("reply").state == "ready"
+    assert brain.status().role("background").state == "ready"
+    assert brain.status().role("background").in_flight == 0
+
+
+def test_the_rule_based_brain_has_no_model_to_report():
+    status = RuleBasedBrain().status()
+    assert not status.has_model and status.roles == ()
+    with pytest.raises(KeyError):
+        status.role("reply")
 
 
 def test_a_failed_trial_call_rests_the_endpoint_again(
@@ -602,7 +730,7 @@ def test_auto_probes_once_and_the_cache_remembers(
     methods = [r.method for r in openai_server.requests]
     assert methods[0] == "json_schema"  # the probe the server refuses
     assert methods[-2:] == ["json_object_schema", "json_object_schema"]
-    assert brain.responder.mode == "json_object_schema"
+    assert brain.summarizer.mode == "json_object_schema"
 
     openai_server.reset()
     again = make_brain("auto", use_cache=True, cache_path=cache)
@@ -619,7 +747,7 @@ def test_auto_on_a_down_endpoint_is_a_failed_call(make_brain, openai_server):
     result = brain.summarize(TURNS, max_tokens=100)
 
     assert "structured-output probe failed" in fallbacks(result.notes)[0].detail
-    assert brain.responder.mode is None  # probed again once the endpoint is back
+    assert brain.summarizer.mode is None  # probed again once the endpoint is back
 
 
 # -- usage --------------------------------------------------------------------------

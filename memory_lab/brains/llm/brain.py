@@ -5,7 +5,9 @@ local model often does. Memory must keep working, so when a call yields nothing
 usable the same work goes to the fallback brain, and a `brain_fallback` note says
 so. A failing endpoint costs one retry budget, after which the circuit breaker
 sends calls straight to the fallback until it has rested: ingestion never stops
-and never crawls.
+and never crawls. Replies and background memory work have a breaker each, so a
+summary that overruns on a small local model never costs a reply its model;
+`status()` shows both lanes.
 
 The model's output is not trusted either. Extracted facts are kept only when the
 cited turn is one the user spoke and it contains the value, so neither an invented
@@ -34,6 +36,7 @@ from memory_lab.brains.llm.extraction import (
     vet_facts,
 )
 from memory_lab.brains.rule_based.answer import answer_reply
+from memory_lab.brains.status import ModelStatus, Role, RoleState, RoleStatus
 from memory_lab.config import FactConfig, LLMSettings
 from memory_lab.llm.client import ChatClient, LLMUsage
 from memory_lab.llm.response_cache import ResponseCache
@@ -92,14 +95,16 @@ class OpenAICompatBrain:
         self._categories = tuple((facts or FactConfig()).categories)
         self._llm_usage = LLMUsage()
         cache = ResponseCache(settings.cache_path) if settings.use_cache else None
-        breakers: dict[str, CircuitBreaker] = {}
+        # One breaker per lane and endpoint: a summary that times out on a slow
+        # local model must not send the next reply to the fallback.
+        breakers: dict[tuple[Role, str], CircuitBreaker] = {}
 
-        def endpoint(base_url: str, model: str) -> ModelEndpoint:
+        def endpoint(role: Role, base_url: str, model: str) -> ModelEndpoint:
             breaker = breakers.setdefault(
-                base_url.rstrip("/"),
+                (role, base_url.rstrip("/")),
                 CircuitBreaker(
                     settings.breaker_failures,
-                    settings.breaker_cooldown_s,
+                    settings.cooldown_for(role),
                     **({"monotonic": monotonic} if monotonic else {}),
                 ),
             )
@@ -107,7 +112,7 @@ class OpenAICompatBrain:
                 base_url,
                 model,
                 api_key=settings.api_key.get_secret_value(),
-                timeout_s=settings.timeout_s,
+                timeout_s=settings.timeout_for(role),
                 max_attempts=settings.max_attempts,
                 backoff_s=settings.backoff_s,
                 max_backoff_s=settings.max_backoff_s,
@@ -124,12 +129,17 @@ class OpenAICompatBrain:
                 cache=cache,
             )
 
-        self.responder = endpoint(settings.base_url, settings.model)
+        #: Replies: the only lane a person waits on.
+        self.responder = endpoint("reply", settings.base_url, settings.model)
+        #: Summaries and condensing, in the engine's background worker.
+        self.summarizer = endpoint("background", settings.base_url, settings.model)
         extract_url = settings.extract_base_url or settings.base_url
         extract_model = settings.extract_model or settings.model
         same = (extract_url, extract_model) == (settings.base_url, settings.model)
         self.extractor = (
-            self.responder if same else endpoint(extract_url, extract_model)
+            self.summarizer
+            if same
+            else endpoint("background", extract_url, extract_model)
         )
         self._lock = threading.Lock()
         self._counts = {"facts_proposed": 0, "facts_rejected": 0, "fallbacks": 0}
@@ -242,12 +252,12 @@ class OpenAICompatBrain:
 
         Beyond `USAGE_FIELDS`: `failures`, `retries` and `gave_up` of requests,
         `unusable_replies` (answers that could not be parsed or checked) and
-        `breaker_opened` (times the endpoint was set aside).
+        `breaker_opened` (times a lane set the endpoint aside, over both lanes).
         """
         llm = self._llm_usage.snapshot()
         with self._lock:
             counts = dict(self._counts)
-        endpoints = {id(e): e for e in (self.responder, self.extractor)}.values()
+        endpoints = self._endpoints(self.responder, self.summarizer, self.extractor)
         breakers = {id(e.breaker): e.breaker for e in endpoints}.values()
         return {
             **zero_usage(),
@@ -256,6 +266,23 @@ class OpenAICompatBrain:
             "unusable_replies": sum(e.unusable_replies for e in endpoints),
             "breaker_opened": sum(b.times_opened for b in breakers),
         }
+
+    def status(self) -> ModelStatus:
+        """Each lane's state now: ready, busy, or failing over to the fallback."""
+        return ModelStatus(
+            self.settings.model,
+            (
+                _lane_status("reply", self._endpoints(self.responder)),
+                _lane_status(
+                    "background", self._endpoints(self.summarizer, self.extractor)
+                ),
+            ),
+        )
+
+    @staticmethod
+    def _endpoints(*endpoints: ModelEndpoint) -> list[ModelEndpoint]:
+        """Each endpoint once: the extractor is often the summarizer itself."""
+        return list({id(e): e for e in endpoints}.values())
 
     # -- fallback ------------------------------------------------------------------
 
@@ -275,7 +302,7 @@ class OpenAICompatBrain:
         fields; `_fit` holds the summary itself to `max_tokens` afterwards.
         """
         try:
-            reply = self.responder.ask_json(
+            reply = self.summarizer.ask_json(
                 prompt,
                 schema,
                 max_tokens=2 * max_tokens + _SUMMARY_OVERHEAD_TOKENS,
@@ -333,6 +360,18 @@ def _read_back(question: Message, context: ContextBundle) -> BrainResult[str]:
         answer_reply(question.content, context) or NOTHING_HELD
     )
     return BrainResult(text, restated=((0, len(text)),))
+
+
+def _lane_status(role: Role, endpoints: Sequence[ModelEndpoint]) -> RoleStatus:
+    """One lane's state; failing over wins over busy, which wins over ready."""
+    in_flight, error = 0, None
+    for endpoint in endpoints:
+        calls, last = endpoint.activity()
+        in_flight += calls
+        error = error or last
+    rest = max(e.breaker.rest_left() for e in endpoints)
+    state: RoleState = "failing over" if rest > 0 else "busy" if in_flight else "ready"
+    return RoleStatus(role, state, in_flight, rest, error)
 
 
 def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:

@@ -77,6 +77,17 @@ class CircuitBreaker:
             return "open"
         return "half_open"
 
+    def rest_left(self) -> float:
+        """Seconds the breaker stays open; 0 when calls may go through.
+
+        A read for status displays: unlike `ask`, it never claims the trial call.
+        """
+        with self._lock:
+            if self._state() != "open":
+                return 0.0
+            assert self._opened_at is not None
+            return max(0.0, self.cooldown_s - (self._now() - self._opened_at))
+
     def ask(self) -> BreakerStatus:
         """May a call go to the endpoint now? In half-open, only one at a time."""
         with self._lock:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -63,7 +65,8 @@ class ModelEndpoint:
 
     Args:
         client: The chat client for the model.
-        breaker: Shared by every model on the same endpoint.
+        breaker: Shared by every model on the same endpoint and lane (replies
+            and background work each have their own).
         structured_output: The JSON dialect, or `auto` to probe for it.
         output_attempts: Tries per call when replies are unusable.
         cache: Where an `auto` probe's result is remembered; None probes anew.
@@ -85,7 +88,24 @@ class ModelEndpoint:
         self._mode: StructuredOutput | None = (
             None if structured_output == "auto" else check_mode(structured_output)
         )
-        self.unusable_replies = 0
+        self._lock = threading.Lock()
+        self._unusable = 0
+        self._in_flight = 0
+        self._last_error: str | None = None
+
+    @property
+    def unusable_replies(self) -> int:
+        """Replies that arrived but could not be used (bad JSON, wrong shape...)."""
+        with self._lock:
+            return self._unusable
+
+    def activity(self) -> tuple[int, str | None]:
+        """Calls in flight now, and why the last one that reached the model failed.
+
+        The error is None once a later call has succeeded.
+        """
+        with self._lock:
+            return self._in_flight, self._last_error
 
     @property
     def model(self) -> str:
@@ -114,9 +134,6 @@ class ModelEndpoint:
                 every reply was unusable.
         """
         self._admit()
-        fmt = response_format_for(
-            schema.model_json_schema(), self._resolve_mode(), name=schema.__name__
-        )
 
         def parse(text: str) -> M:
             reply = _parse(text, schema)
@@ -124,7 +141,11 @@ class ModelEndpoint:
                 check(reply)
             return reply
 
-        return self._ask(messages, max_tokens, fmt, parse, "JSON object")
+        with self._tracked():
+            fmt = response_format_for(
+                schema.model_json_schema(), self._resolve_mode(), name=schema.__name__
+            )
+            return self._ask(messages, max_tokens, fmt, parse, "JSON object")
 
     def ask_text(self, messages: list[dict[str, Any]], *, max_tokens: int) -> str:
         """The model's plain-text reply, stripped; an empty reply is unusable."""
@@ -135,9 +156,30 @@ class ModelEndpoint:
                 raise UnusableReply("empty reply")
             return text.strip()
 
-        return self._ask(messages, max_tokens, None, parse, "reply")
+        with self._tracked():
+            return self._ask(messages, max_tokens, None, parse, "reply")
 
     # -- internals -----------------------------------------------------------------
+
+    @contextmanager
+    def _tracked(self) -> Iterator[None]:
+        """Count a call as in flight and remember how it ended, for `activity`."""
+        with self._lock:
+            self._in_flight += 1
+        error: str | None = None
+        try:
+            yield
+        except CallFailed as failure:
+            error = failure.reason
+            raise
+        finally:
+            with self._lock:
+                self._in_flight -= 1
+                self._last_error = error
+
+    def _unusable_reply(self) -> None:
+        with self._lock:
+            self._unusable += 1
 
     def _admit(self) -> None:
         status = self.breaker.ask()
@@ -164,12 +206,12 @@ class ModelEndpoint:
                 raise CallFailed(f"model refused: {_clip(completion.refusal, 200)}")
             if completion.finish_reason == "length":
                 # Asking again gets the same long answer cut at the same place.
-                self.unusable_replies += 1
+                self._unusable_reply()
                 raise CallFailed(f"reply cut off at max_tokens={max_tokens}")
             try:
                 return parse(completion.text)
             except UnusableReply as exc:
-                self.unusable_replies += 1
+                self._unusable_reply()
                 problem = str(exc)
             sent = [
                 *messages,

@@ -14,6 +14,7 @@ from memory_lab.brains.base import BrainResult, zero_usage
 from memory_lab.brains.rule_based.answer import Embed, answer_reply
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
+from memory_lab.brains.status import NO_MODEL, ModelStatus
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, FactConfig
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import (
@@ -102,3 +103,7 @@ class RuleBasedBrain:
     def usage(self) -> dict[str, int]:
         """All zero: no model is called, no fact is proposed or refused."""
         return zero_usage()
+
+    def status(self) -> ModelStatus:
+        """No model, so nothing to wait on and nothing to fail over from."""
+        return NO_MODEL
