@@ -20,6 +20,7 @@ from app_ui import (  # noqa: E402
     chats,
     demo,
     evals_panel,
+    model_status,
     owner_panel,
     sidebar,
     tiers,
@@ -56,6 +57,7 @@ def main() -> None:
     sidebar.replay_controls(engine, clock, tenant, thread)
     owner_panel.export_controls(engine, tenant)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
+    model_status.model_status(engine.brain)
 
     snapshot = engine.snapshot(tenant, thread=thread)
     left, right = st.columns([2, 3], gap="large")

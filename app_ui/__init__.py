@@ -5,6 +5,7 @@
 - `engines`: cached engines, one per (data folder, tenant, recipe, brain).
 - `actions`: everything that changes memory; errors become flash messages.
 - `sidebar`: the controls.
+- `model_status`: the model's lanes (replies, memory work) in the sidebar.
 - `chat`: the conversation with status lines and Undo.
 - `tiers`: window, running summary, episodes and facts.
 - `activity`: trigger timeline, assembled context and proactive suggestions.

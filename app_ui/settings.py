@@ -89,23 +89,44 @@ def validate_base_url(url: str) -> str:
     return url
 
 
-def build_llm(base_url: str, model: str) -> LLMSettings:
+#: Timing for a small model on this machine's CPU (SmolLM2-135M on llama.cpp):
+#: a summary of a long span took 25-53 s, and a one-slot server makes a reply wait
+#: behind it. Two attempts ride out one dropped request; after a failure replies
+#: rest 15 s, memory work a minute. Each lane has its own breaker, so slow memory
+#: work never sends replies to the offline responder.
+LOCAL_MODEL_TIMING: dict[str, float | int] = {
+    "reply_timeout_s": 90.0,
+    "background_timeout_s": 180.0,
+    "max_attempts": 2,
+    "reply_breaker_cooldown_s": 15.0,
+    "breaker_cooldown_s": 60.0,
+}
+
+
+def build_llm(base_url: str, model: str, **timing: float | int) -> LLMSettings:
     """LLM settings from the brain controls, validated.
 
+    Args:
+        base_url: The endpoint, ending in /v1.
+        model: The model id.
+        **timing: `LLMSettings` fields over `LOCAL_MODEL_TIMING`.
+
     Raises:
-        SettingsError: for a bad URL or an empty model name.
+        SettingsError: for a bad URL, an empty model name, or a timing value out
+            of range (the message names the setting).
     """
     url = validate_base_url(base_url)
     if not (model or "").strip():
         raise SettingsError("LLM model: enter a model name")
     env = Settings()
-    # A short timeout and one attempt: an unreachable server should fall back quickly.
-    return llm_settings(
-        Endpoint(url, model.strip(), env.llm_api_key),
-        timeout_s=10.0,
-        max_attempts=1,
-        cache_path=env.llm_cache,
-    )
+    try:
+        return llm_settings(
+            Endpoint(url, model.strip(), env.llm_api_key),
+            cache_path=env.llm_cache,
+            **{**LOCAL_MODEL_TIMING, **timing},
+        )
+    except MemoryLabError as err:
+        raise SettingsError(str(err)) from None
 
 
 def llm_defaults() -> tuple[str, str]:

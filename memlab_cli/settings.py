@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from memlab_evals.endpoints import Endpoint
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from memory_lab.config import LLMSettings
@@ -238,6 +238,9 @@ def llm_settings(
 
     The client options (cache, connections, structured output) grew with the LLM
     layer; asking the model class which it has keeps this edge in step with it.
+
+    Raises:
+        MemoryLabError: a value out of range, in one line naming the setting.
     """
     fields = LLMSettings.model_fields
     values: dict[str, object] = {"base_url": brain.base_url, "model": brain.model}
@@ -257,7 +260,17 @@ def llm_settings(
         if name in fields and value is not None:
             # Paths travel as strings: the library's settings dump to plain JSON.
             values[name] = str(value) if isinstance(value, Path) else value
-    return LLMSettings(**values)
+    try:
+        return LLMSettings(**values)
+    except ValidationError as err:
+        raise MemoryLabError(_first_problem(err)) from None
+
+
+def _first_problem(err: ValidationError) -> str:
+    """The validation report cut to one line: the setting, the rule, the value given."""
+    first = err.errors()[0]
+    name = ".".join(str(part) for part in first["loc"]) or "LLM settings"
+    return f"LLM setting {name}: {first['msg']} (got {first['input']!r})"
 
 
 def _endpoint(

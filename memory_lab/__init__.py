@@ -29,7 +29,9 @@ Map of the library:
   (remember / forget / correct), `suggestions`, `tools` (memory tools for an agent).
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
-- `brains/`: the protocol (results carry tenant-free notes; `usage()` counts);
+- `brains/`: the protocol (results carry tenant-free notes; `usage()` counts),
+  `status` (what a brain's model is doing: replies and memory work, each ready,
+  busy or failing over);
   `rule_based/` (offline default), `parsed/` (its facts from a dependency
   parse) and `llm/` (OpenAI-compatible: `brain`,
   `endpoint`, `breaker`, `extraction`, `grounding`); `prompts/`: one module per

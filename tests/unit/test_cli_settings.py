@@ -7,9 +7,10 @@ import ast
 from pathlib import Path
 
 import pytest
+from memlab_evals.endpoints import Endpoint
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
-from memlab_cli.settings import Settings
+from memlab_cli.settings import Settings, llm_settings
 from memory_lab.errors import MemoryLabError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,3 +202,11 @@ def test_a_store_url_of_an_unknown_scheme_is_refused_naming_it(monkeypatch):
     monkeypatch.setenv("MEMORY_LAB_STORE", "mysql://db/memory")
     with pytest.raises(MemoryLabError, match="mysql"):
         Settings().stores()
+
+
+def test_an_llm_setting_out_of_range_fails_in_one_line_naming_it():
+    with pytest.raises(MemoryLabError) as err:
+        llm_settings(Endpoint(URL, "smol"), timeout_s=-1.0)
+    assert str(err.value) == (
+        "LLM setting timeout_s: Input should be greater than 0 (got -1.0)"
+    )
