@@ -11,8 +11,9 @@ repository root and reads only files under it, so a test can hand it a copy.
 
 The generators live beside this registry: `readme_results` (the main job's runs
 and goal), `readme_extraction` (the extractors and this work's targets),
-`readme_speed` (the bench targets), `readme_scaling` (processes and executors)
-and `readme_peers` (the peer libraries); `readme_cells` formats every figure.
+`readme_speed` (the bench targets), `readme_scaling` (processes and executors),
+`readme_peers` (the peer libraries) and `readme_tail` (the verbatim tail and
+fact headers against the runs before them); `readme_cells` formats every figure.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from memlab_evals import (
     readme_results,
     readme_scaling,
     readme_speed,
+    readme_tail,
 )
 from memlab_evals.report import markdown_table
 
@@ -108,6 +110,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "against-full": readme_results.against_full_block,
     "main-locomo": readme_results.locomo_block,
     "main-synthetic": readme_results.synthetic_block,
+    "tail": readme_tail.tail_block,
     "speed": readme_speed.speed_block,
     "speed-llm": readme_speed.llm_speed_block,
     "extractors": readme_extraction.extractor_block,

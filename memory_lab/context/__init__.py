@@ -1,5 +1,6 @@
 """What the responder is shown: retrieval from every tier, assembled under a budget.
 
-`assembly` is pure (ranked inputs in, delimited blocks out, hard token budgets);
-`build` retrieves from the tiers and calls it.
+`assembly` is pure (ranked inputs in, delimited blocks out, hard token budgets),
+with `fact_groups` laying the facts block out under category headers; `build`
+retrieves from the tiers and calls it.
 """

@@ -22,6 +22,7 @@ from memlab_evals import (
     readme_scaling,
     readme_speed,
     readme_tables,
+    readme_tail,
 )
 from memlab_evals.readme_tables import TRIGGER_README_COLUMNS, trigger_block
 
@@ -180,6 +181,28 @@ def test_the_runs_block_reads_commit_start_and_wall_time(tmp_path: Path):
         "| `main-rules/` | synthetic main set, 600 | `abcdef1` with uncommitted "
         "changes | 2026-01-02 03:04 UTC | memory 12.5 s |"
     ) in block
+
+
+def test_the_tail_block_sets_each_recipe_before_beside_after(tmp_path: Path):
+    for folder, evidence, commit in (
+        ("main-before-tail", 0.5, "1111111aaaa"),
+        ("main", 0.5432, "2222222bbbb+dirty"),
+    ):
+        for run in ("main-locomo-600", "main-synthetic-600"):
+            path = write_summary(tmp_path, folder, run, run_rows(evidence))
+            (path.parent / "report.md").write_text(
+                f"- executor: local; git commit `{commit}`; started 2026-01-02\n"
+            )
+    write_summary(tmp_path, "main", "main-synthetic-1500", run_rows(0.9))
+    block = readme_tail.tail_block(tmp_path)
+    assert "before (at `1111111`) → after (at `2222222` with uncommitted" in block
+    lines = [line for line in block.splitlines() if line.startswith("| ")]
+    assert lines[1] == (
+        "| `x`, 600 | evidence recall | 0.500 → 0.543 (+0.043) "
+        "| 0.500 → 0.543 (+0.043) | 0.500 → 0.543 (+0.043) |"
+    )
+    # A budget without a before run is left out: a header and 2 runs x 2 metrics.
+    assert len(lines) == 1 + 4 and ", 1,500 |" not in block
 
 
 def write_extraction(root: Path) -> None:
@@ -573,6 +596,16 @@ CHANGES = {
             category="all",
         ),
         "| 4,321 |",
+    ),
+    "tail": (
+        edit_csv(
+            "evals/results/main-before-tail/main-synthetic-600/summary.csv",
+            "A",
+            "evidence_recall",
+            0.1111,
+            category="all",
+        ),
+        "| 0.111 → ",
     ),
     "extractors": (
         edit_csv(

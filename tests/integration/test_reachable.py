@@ -9,7 +9,8 @@ FILLER = "We went over the weekly plan, the budget sheet and the meeting notes a
 
 def test_window_turn_past_the_window_block_is_found_by_its_words():
     # Recipe B holds ~600 tokens of window before compressing; at a 600-token budget
-    # the window block gets 100, so the early turn sits in the window unshown.
+    # the verbatim tail gets `verbatim_share` of it, so the early turn sits in the
+    # window unshown.
     config = MemoryConfig(recipe=recipe("B"), budget=BudgetConfig().scaled(600))
     engine = MemoryEngine(None, config=config, clock=ManualClock(T0))
     turns = [msg(0, "My grandmother's parrot is called Zanzibarino.")]
