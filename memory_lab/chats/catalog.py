@@ -99,34 +99,40 @@ def auto_title(text: str) -> str:
 
 
 def valid_title(title: str | None) -> str:
-    """A usable title.
+    """A usable title, its spaces collapsed.
 
     Raises:
         ChatError: when it is blank or longer than `MAX_TITLE_CHARS`.
     """
-    text = " ".join((title or "").split())
-    if not text:
-        raise ChatError("Chat title: enter a name (it cannot be empty)")
-    if len(text) > MAX_TITLE_CHARS:
-        raise ChatError(
-            f"Chat title: at most {MAX_TITLE_CHARS} characters (got {len(text)})"
-        )
-    return text
+    return _one_line(
+        title, "Chat title", "enter a name (it cannot be empty)", MAX_TITLE_CHARS
+    )
 
 
 def valid_query(query: str | None) -> str:
-    """A usable search.
+    """A usable search, its spaces collapsed.
 
     Raises:
         ChatError: when it is blank or longer than `MAX_QUERY_CHARS`.
     """
-    text = " ".join((query or "").split())
+    return _one_line(
+        query,
+        "Search",
+        "enter a word or phrase to look for",
+        MAX_QUERY_CHARS,
+        "; search for a word or a short phrase",
+    )
+
+
+def _one_line(
+    raw: str | None, control: str, blank: str, limit: int, advice: str = ""
+) -> str:
+    text = " ".join((raw or "").split())
     if not text:
-        raise ChatError("Search: enter a word or phrase to look for")
-    if len(text) > MAX_QUERY_CHARS:
+        raise ChatError(f"{control}: {blank}")
+    if len(text) > limit:
         raise ChatError(
-            f"Search: at most {MAX_QUERY_CHARS} characters (got {len(text)}); "
-            "search for a word or a short phrase"
+            f"{control}: at most {limit} characters (got {len(text)}){advice}"
         )
     return text
 

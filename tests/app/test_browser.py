@@ -39,6 +39,9 @@ CHROMIUM_ARGS = [
 # The command under test; a module constant so a local run can point it elsewhere.
 SERVER_CMD = [sys.executable, "-m", "streamlit", "run", "app.py"]
 STEP_MS = 30_000
+# A memory write lands from the background worker; a fresh engine's first job
+# loads its models, which on a loaded machine takes far longer than a page step.
+MEMORY_MS = 4 * STEP_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -144,71 +147,78 @@ def _metric(page, label: str) -> int:
     return int(value.strip())
 
 
-def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) -> None:
+@contextmanager
+def chromium() -> Iterator:
+    """Debian's Chromium under Playwright, closed when the block ends."""
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.goto(server)
-            # The first run loads the embedder and opens the stores: on a loaded
-            # machine that alone can take most of a step's time.
-            page.wait_for_selector(
-                '[data-testid="stChatInput"] textarea', timeout=4 * STEP_MS
-            )
-            _settle(page)
-
-            _tab(page, "Facts")
-            assert (
-                "active: 0" in page.get_by_text(re.compile(r"^active: \d")).inner_text()
-            )
-
-            _send(page, "Hi! My name is Lena Berg and I live in Oslo.", 2)
-            _send(page, "Our fiscal year runs January to December.", 4)
-
-            # The reply carries its memory writes as status lines with Undo; the
-            # writes land from the background worker, and the page refreshes itself.
-            page.get_by_role("button", name="Undo").first.wait_for(timeout=STEP_MS)
-            _settle(page)
-            assert page.get_by_role("button", name="Undo").count() >= 1
-            facts_line = page.get_by_text(re.compile(r"^active: \d")).inner_text()
-            active = int(re.search(r"active: (\d+)", facts_line).group(1))
-            assert active >= 1, facts_line
-            page.screenshot(path=str(ARTIFACTS / "01_chat_and_facts.png"))
-
-            _tab(page, "Window")
-            assert _metric(page, "Turns in window") == 4
-            assert _metric(page, "Window tokens") > 0
-            page.screenshot(path=str(ARTIFACTS / "02_window.png"))
-
-            _tab(page, "Episodes")
-            assert _metric(page, "Episodes") == 0
-            page.get_by_role("button", name="+1 day").click()
-            page.mouse.move(1, 1)
-            page.get_by_text(re.compile(r"Trigger fired: .*C:")).wait_for(
-                timeout=STEP_MS
-            )
-            # The compression commits in the background; the page refreshes then.
-            page.get_by_text(re.compile(r"By trigger: .*C")).wait_for(timeout=STEP_MS)
-            _settle(page)
-            assert _metric(page, "Episodes") >= 1
-            assert page.get_by_text(re.compile(r"By trigger: .*C")).count() == 1
-            page.screenshot(path=str(ARTIFACTS / "03_episodes_after_a_day.png"))
-
-            _tab(page, "Window")
-            assert _metric(page, "Turns in window") < 4
-
-            _tab(page, "Timeline")
-            assert _metric(page, "Trigger firings") >= 1
-            page.screenshot(path=str(ARTIFACTS / "04_timeline.png"))
-
-            _tab(page, "Context")
-            page.get_by_text(re.compile(r"^Total \d+ / \d+ tokens")).wait_for()
-            page.screenshot(path=str(ARTIFACTS / "05_context.png"))
+            yield browser
         finally:
             browser.close()
+
+
+def open_app(browser, url: str, *, height: int = 1000):
+    """A new visitor (own cookies, own session) on the app, its first run done."""
+    page = browser.new_context(viewport={"width": 1600, "height": height}).new_page()
+    page.goto(url)
+    # The first run loads the embedder and opens the stores: on a loaded
+    # machine that alone can take most of a step's time.
+    page.wait_for_selector('[data-testid="stChatInput"] textarea', timeout=4 * STEP_MS)
+    _settle(page)
+    return page
+
+
+def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) -> None:
+    with chromium() as browser:
+        page = open_app(browser, server)
+
+        _tab(page, "Facts")
+        assert "active: 0" in page.get_by_text(re.compile(r"^active: \d")).inner_text()
+
+        _send(page, "Hi! My name is Lena Berg and I live in Oslo.", 2)
+        _send(page, "Our fiscal year runs January to December.", 4)
+
+        # The reply carries its memory writes as status lines with Undo; the
+        # writes land from the background worker, and the page refreshes itself.
+        page.get_by_role("button", name="Undo").first.wait_for(timeout=MEMORY_MS)
+        _settle(page)
+        assert page.get_by_role("button", name="Undo").count() >= 1
+        facts_line = page.get_by_text(re.compile(r"^active: \d")).inner_text()
+        active = int(re.search(r"active: (\d+)", facts_line).group(1))
+        assert active >= 1, facts_line
+        page.screenshot(path=str(ARTIFACTS / "01_chat_and_facts.png"))
+
+        _tab(page, "Window")
+        assert _metric(page, "Turns in window") == 4
+        assert _metric(page, "Window tokens") > 0
+        page.screenshot(path=str(ARTIFACTS / "02_window.png"))
+
+        _tab(page, "Episodes")
+        assert _metric(page, "Episodes") == 0
+        page.get_by_role("button", name="+1 day").click()
+        page.mouse.move(1, 1)
+        page.get_by_text(re.compile(r"Trigger fired: .*C:")).wait_for(timeout=STEP_MS)
+        # The compression commits in the background; the page refreshes then.
+        page.get_by_text(re.compile(r"By trigger: .*C")).wait_for(timeout=MEMORY_MS)
+        _settle(page)
+        assert _metric(page, "Episodes") >= 1
+        assert page.get_by_text(re.compile(r"By trigger: .*C")).count() == 1
+        page.screenshot(path=str(ARTIFACTS / "03_episodes_after_a_day.png"))
+
+        _tab(page, "Window")
+        assert _metric(page, "Turns in window") < 4
+
+        _tab(page, "Timeline")
+        assert _metric(page, "Trigger firings") >= 1
+        page.screenshot(path=str(ARTIFACTS / "04_timeline.png"))
+
+        _tab(page, "Context")
+        page.get_by_text(re.compile(r"^Total \d+ / \d+ tokens")).wait_for()
+        page.screenshot(path=str(ARTIFACTS / "05_context.png"))
     docs = ROOT / "docs"
     docs.mkdir(exist_ok=True)
     shutil.copyfile(ARTIFACTS / "01_chat_and_facts.png", docs / "app.png")

@@ -19,12 +19,13 @@ import pytest
 from tests.app.test_browser import (
     ARTIFACTS,
     CHROMIUM,
-    CHROMIUM_ARGS,
-    STEP_MS,
+    MEMORY_MS,
     _free_port,
     _send,
     _settle,
     _tab,
+    chromium,
+    open_app,
     serving,
 )
 
@@ -51,14 +52,6 @@ def demo_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         yield url, root
 
 
-def _open(browser, url: str):
-    page = browser.new_context(viewport={"width": 1600, "height": 1000}).new_page()
-    page.goto(url)
-    page.wait_for_selector('[data-testid="stChatInput"] textarea', timeout=4 * STEP_MS)
-    _settle(page)
-    return page
-
-
 def _folder(page) -> Path:
     caption = page.get_by_text(re.compile(r"· data: ")).inner_text()
     return Path(caption.split("· data: ", 1)[1].strip())
@@ -70,45 +63,38 @@ def _active(page) -> int:
 
 
 def test_two_visitors_never_see_each_others_memory(demo_server) -> None:
-    from playwright.sync_api import sync_playwright
-
     url, root = demo_server
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            first, second = _open(browser, url), _open(browser, url)
-            assert first.get_by_text("Demo mode: this memory is yours alone").count()
-            mine, theirs = _folder(first), _folder(second)
-            assert mine != theirs
-            assert mine.parent == theirs.parent == root and mine.is_dir()
+    with chromium() as browser:
+        first, second = open_app(browser, url), open_app(browser, url)
+        assert first.get_by_text("Demo mode: this memory is yours alone").count()
+        mine, theirs = _folder(first), _folder(second)
+        assert mine != theirs
+        assert mine.parent == theirs.parent == root and mine.is_dir()
 
-            _send(first, "My favourite colour is teal.", 2)
-            # The fact lands from the background worker; the reply's status line
-            # with its Undo button is the app's own signal that it did.
-            first.get_by_role("button", name="Undo").first.wait_for(timeout=STEP_MS)
-            _settle(first)
-            _tab(first, "Facts")
-            assert _active(first) >= 1
-            assert first.get_by_text(re.compile("teal", re.I)).count() >= 1
-            first.screenshot(path=str(ARTIFACTS / "demo_01_first_visitor.png"))
+        _send(first, "My favourite colour is teal.", 2)
+        # The fact lands from the background worker; the reply's status line
+        # with its Undo button is the app's own signal that it did.
+        first.get_by_role("button", name="Undo").first.wait_for(timeout=MEMORY_MS)
+        _settle(first)
+        _tab(first, "Facts")
+        assert _active(first) >= 1
+        assert first.get_by_text(re.compile("teal", re.I)).count() >= 1
+        first.screenshot(path=str(ARTIFACTS / "demo_01_first_visitor.png"))
 
-            # A reload would be a new session with a new memory; ask instead.
-            _send(second, "What is my favourite colour?", 2)
-            reply = second.locator('[data-testid="stChatMessage"]').nth(1).inner_text()
-            assert "teal" not in reply.lower(), reply
-            _tab(second, "Facts")
-            assert _active(second) == 0
-            assert second.get_by_text(re.compile("teal", re.I)).count() == 0
-            assert _folder(second) == theirs
-            second.screenshot(path=str(ARTIFACTS / "demo_02_second_visitor.png"))
+        # A reload would be a new session with a new memory; ask instead.
+        _send(second, "What is my favourite colour?", 2)
+        reply = second.locator('[data-testid="stChatMessage"]').nth(1).inner_text()
+        assert "teal" not in reply.lower(), reply
+        _tab(second, "Facts")
+        assert _active(second) == 0
+        assert second.get_by_text(re.compile("teal", re.I)).count() == 0
+        assert _folder(second) == theirs
+        second.screenshot(path=str(ARTIFACTS / "demo_02_second_visitor.png"))
 
-            first.context.close()
-            # Streamlit releases the session's memory once the browser is gone.
-            deadline = time.monotonic() + 90
-            while mine.exists() and time.monotonic() < deadline:
-                time.sleep(0.5)
-            assert not mine.exists(), "the closed session's folder was not deleted"
-            assert theirs.is_dir()
-        finally:
-            browser.close()
+        first.context.close()
+        # Streamlit releases the session's memory once the browser is gone.
+        deadline = time.monotonic() + 90
+        while mine.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not mine.exists(), "the closed session's folder was not deleted"
+        assert theirs.is_dir()
