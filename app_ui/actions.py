@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from app_ui.clock import OffsetClock
 from memlab_cli.conversation_io import Replayable, load_replayable
+from memory_lab.chats import ChatError
 from memory_lab.engine import MemoryEngine, StepResult
 from memory_lab.errors import InvalidMessageError, MemoryLabError
 from memory_lab.types import ContextBundle, MemoryEvent, Message
@@ -45,6 +46,23 @@ def send(
         # The engine would say the same, but naming an internal message id.
         raise InvalidMessageError("The message is empty: type something to send")
     return engine.chat(tenant, text, thread=thread, session=thread)
+
+
+def title_by_model(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
+    """Let the brain name a chat after its first message, if it can.
+
+    Offline the chat keeps its first question as its title; a model that gives
+    no usable title (a failing endpoint, an empty or overlong answer) changes
+    nothing, and a title the user gave is never replaced.
+    """
+    name = getattr(engine.brain, "title", None)
+    title = name(text) if callable(name) else None
+    if not title:
+        return
+    try:
+        engine.chats.name_by_model(tenant, thread, title)
+    except ChatError:
+        return
 
 
 def reply_without_memory(engine: MemoryEngine, tenant: str, text: str) -> str:

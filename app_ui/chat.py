@@ -133,6 +133,8 @@ def _send(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
     replies = [
         m for m in engine.transcript.messages(tenant, thread) if m.role == "assistant"
     ]
+    if len(replies) == 1:
+        actions.title_by_model(engine, tenant, thread, text)
     if replies:
         reply_id = replies[-1].id
         _writes(tenant)[reply_id] = asked.isoformat()

@@ -68,7 +68,8 @@ class Chat:
     thread: str
     title: str
     titled_by: str
-    """`user` (renamed), `first question` (automatic) or `none` (no turn yet)."""
+    """`user` (renamed), `model` (a model's title), `first question` (its first
+    user turn) or `none` (no turn yet)."""
     created_at: datetime
     trashed_at: datetime | None = None
 
@@ -241,6 +242,21 @@ class ChatCatalog:
         self._put(tenant, chat)
         return chat
 
+    def name_by_model(self, tenant: str, thread: str, title: str) -> Chat:
+        """A model's title for a chat; a title the user gave is kept.
+
+        Raises:
+            ChatError: for a blank or overlong title.
+            UnknownChatError: for a chat the tenant does not have.
+        """
+        name = valid_title(title)
+        chat = self.get(tenant, thread)
+        if chat.titled_by == "user":
+            return chat
+        named = Chat(thread, name, "model", chat.created_at, chat.trashed_at)
+        self._put(tenant, named)
+        return named
+
     def rename(self, tenant: str, thread: str, title: str) -> Chat:
         """Give a chat a title of the user's.
 
@@ -346,11 +362,11 @@ def retitle_after_purge(
 ) -> int:
     """Bring the catalog in line with a purged transcript, in the purge's transaction.
 
-    A title taken from a first question holds that question's words, so it is
-    taken again from the first user turn left, and a chat with no turn left is
-    removed; titles the user gave stay, except on the purged `chat` itself once
-    it has no turn left. A purge of everything removes them all. Returns the
-    rows removed or retitled.
+    A title taken from a first question (or made by a model from it) may hold
+    that question's words, so it is taken again from the first user turn left,
+    and a chat with no turn left is removed; titles the user gave stay, except
+    on the purged `chat` itself once it has no turn left. A purge of everything
+    removes them all. Returns the rows removed or retitled.
     """
     if everything:
         return conn.execute("DELETE FROM chats WHERE tenant = ?", (tenant,)).rowcount
@@ -360,8 +376,9 @@ def retitle_after_purge(
             "DELETE FROM chats WHERE tenant = ? AND thread = ?", (tenant, chat)
         ).rowcount
     rows = conn.execute(
-        "SELECT thread, title FROM chats WHERE tenant = ? AND titled_by = ?",
-        (tenant, "first question"),
+        "SELECT thread, title, titled_by FROM chats WHERE tenant = ?"
+        " AND titled_by IN (?, ?)",
+        (tenant, "first question", "model"),
     ).fetchall()
     for row in rows:
         first = conn.execute(
@@ -374,10 +391,14 @@ def retitle_after_purge(
                 "DELETE FROM chats WHERE tenant = ? AND thread = ?",
                 (tenant, row["thread"]),
             ).rowcount
-        elif auto_title(first["content"]) != row["title"]:
+        elif (auto_title(first["content"]), "first question") != (
+            row["title"],
+            row["titled_by"],
+        ):
             changed += conn.execute(
-                "UPDATE chats SET title = ? WHERE tenant = ? AND thread = ?",
-                (auto_title(first["content"]), tenant, row["thread"]),
+                "UPDATE chats SET title = ?, titled_by = ? WHERE tenant = ?"
+                " AND thread = ?",
+                (auto_title(first["content"]), "first question", tenant, row["thread"]),
             ).rowcount
     return changed
 

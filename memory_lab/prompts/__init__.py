@@ -1,6 +1,7 @@
 """Prompts for the LLM brain: one module per task, each versioned.
 
-Every module (`summarize`, `extract`, `condense`, `respond`, `answer`) exposes
+Every module (`summarize`, `extract`, `condense`, `respond`, `answer`,
+`chat_title`) exposes
 `NAME`, `VERSION` (a digest of its text and schemas, see `versioning`), a
 `build(...)` function that returns OpenAI-style chat messages (plain dicts, what
 `ChatClient.complete` sends) and, where the task expects structured
@@ -15,7 +16,14 @@ here.
 
 from __future__ import annotations
 
-from memory_lab.prompts import answer, condense, extract, respond, summarize
+from memory_lab.prompts import (
+    answer,
+    chat_title,
+    condense,
+    extract,
+    respond,
+    summarize,
+)
 from memory_lab.prompts._render import (
     DATA_RULE,
     chat,
@@ -30,7 +38,8 @@ from memory_lab.prompts._render import (
 
 def prompt_versions() -> dict[str, str]:
     """Name to version of every prompt, the eval answerer's included, for run logs."""
-    return {m.NAME: m.VERSION for m in (summarize, extract, condense, respond, answer)}
+    modules = (summarize, extract, condense, respond, answer, chat_title)
+    return {m.NAME: m.VERSION for m in modules}
 
 
 __all__ = [

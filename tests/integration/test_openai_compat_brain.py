@@ -1038,3 +1038,23 @@ def test_server_is_a_usable_context_manager() -> None:
     with pytest.raises(RuntimeError):
         _ = server.port
     assert port > 0
+
+
+def test_a_chat_title_is_one_plain_call_cleaned_for_the_list(make_brain, openai_server):
+    brain = make_brain()
+    openai_server.script(text('Title: "Garden shed build plan."\nIt covers wood.'))
+
+    assert brain.title("Can you help me plan the garden shed build?") == (
+        "Garden shed build plan"
+    )
+    [request] = openai_server.requests
+    assert request.method == "plain"
+    system, user = request.body["messages"]
+    assert "title" in system["content"] and user["content"].startswith("Can you")
+
+
+def test_no_title_when_the_endpoint_fails_or_says_nothing(make_brain, openai_server):
+    brain = make_brain(max_attempts=1)
+    openai_server.script(HTTP_500, text("  \n "))
+    assert brain.title("Plan the shed") is None
+    assert brain.title("Plan the shed") is None

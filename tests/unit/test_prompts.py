@@ -13,6 +13,7 @@ from openai.lib._pydantic import to_strict_json_schema
 from pydantic import ValidationError
 
 from memory_lab.prompts import (
+    chat_title,
     condense,
     escape_data,
     extract,
@@ -30,7 +31,7 @@ from memory_lab.prompts.summarize import SummaryResponse
 from memory_lab.types import ContextBlock, ContextBundle, Fact, Message
 
 AT = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-MODULES = (summarize, extract, condense, respond)
+MODULES = (summarize, extract, condense, respond, chat_title)
 RESPONSE_MODELS = (SummaryResponse, ExtractionResponse, CondenseResponse)
 TAG_CHARS = st.sampled_from(["<", ">", "</turns>", "</turn>", "<turn>", "</memory>"])
 HOSTILE_TEXT = st.lists(st.one_of(st.text(max_size=20), TAG_CHARS), max_size=8).map(
@@ -73,6 +74,7 @@ def test_prompt_versions_lists_every_prompt() -> None:
         "condense": condense.VERSION,
         "respond": respond.VERSION,
         "answer": answer.VERSION,
+        "chat_title": chat_title.VERSION,
     }
 
 
@@ -252,3 +254,13 @@ def test_response_models_reject_missing_and_extra_fields() -> None:
         CondenseResponse.model_validate({"summary": "x", "extra": 1})
     with pytest.raises(ValidationError):
         ExtractionResponse.model_validate({"facts": [{"value": "x"}]})
+
+
+def test_the_chat_title_prompt_asks_for_a_short_plain_title() -> None:
+    system, user = chat_title.build("Can you help me plan the garden shed build?")
+    assert user == {
+        "role": "user",
+        "content": "Can you help me plan the garden shed build?",
+    }
+    assert f"at most {chat_title.MAX_WORDS} words" in system["content"]
+    assert "Do not answer the message" in system["content"]

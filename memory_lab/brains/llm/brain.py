@@ -40,6 +40,7 @@ from memory_lab.brains.status import ModelStatus, Role, RoleState, RoleStatus
 from memory_lab.config import FactConfig, LLMSettings
 from memory_lab.llm.client import ChatClient, LLMUsage
 from memory_lab.llm.response_cache import ResponseCache
+from memory_lab.prompts import chat_title as title_prompt
 from memory_lab.prompts import condense as condense_prompt
 from memory_lab.prompts import extract as extract_prompt
 from memory_lab.prompts import respond as respond_prompt
@@ -247,6 +248,20 @@ class OpenAICompatBrain:
             )
         return BrainResult(text)
 
+    def title(self, first_message: str) -> str | None:
+        """A short title for a chat from its first message; None when none came.
+
+        One plain call on the reply lane: a failing endpoint gives no title
+        (the chat keeps the one its first message gave it), never an error.
+        """
+        try:
+            text = self.responder.ask_text(
+                title_prompt.build(first_message), max_tokens=TITLE_MAX_TOKENS
+            )
+        except CallFailed:
+            return None
+        return clean_title(text)
+
     def usage(self) -> dict[str, int]:
         """Requests, tokens and cache hits (all models), facts and fallbacks.
 
@@ -381,3 +396,23 @@ def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:
 
 def _clean(items: Sequence[str]) -> list[str]:
     return [s.strip() for s in items if s.strip()]
+
+
+TITLE_MAX_TOKENS = 24
+"""Room for a title of a few words (a small model may add a little)."""
+TITLE_CHARS = 60
+
+
+def clean_title(text: str) -> str | None:
+    """The model's title as a list shows it: one line, unquoted, not too long."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    line = lines[0].removeprefix("Title:").removeprefix("title:").strip()
+    line = line.strip("\"'`*#").rstrip(".").strip()
+    line = " ".join(line.split())
+    if not line:
+        return None
+    if len(line) > TITLE_CHARS:
+        line = line[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"
+    return line

@@ -85,6 +85,10 @@ class RuleBasedBrain:
             found = extract_candidates(messages, prior=known)
         return BrainResult([c for c in found if c.category in categories])
 
+    def title(self, first_message: str) -> str | None:
+        """No title: without a model the chat keeps its first question as one."""
+        return None
+
     def respond(self, question: Message, context: ContextBundle) -> BrainResult[str]:
         """The memory line that best answers `question`, said as a sentence.
 

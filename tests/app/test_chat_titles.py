@@ -1,0 +1,78 @@
+"""A chat named by the brain when it can, by its first question when it cannot."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from app_ui.actions import title_by_model
+from memory_lab.brains.llm.brain import clean_title
+from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.clock import ManualClock
+from memory_lab.engine import MemoryEngine
+
+T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
+FIRST = "Can you help me plan the garden shed build this summer?"
+
+
+class NamingBrain(RuleBasedBrain):
+    """The offline brain with a fixed answer to `title`, standing in for a model."""
+
+    def __init__(self, answer: str | None) -> None:
+        super().__init__()
+        self.answer = answer
+
+    def title(self, first_message: str) -> str | None:
+        return self.answer
+
+
+def _engine(tmp_path: Path, answer: str | None) -> MemoryEngine:
+    return MemoryEngine(
+        tmp_path / "data", clock=ManualClock(T0), brain=NamingBrain(answer)
+    )
+
+
+def test_a_model_title_replaces_the_first_question(tmp_path: Path) -> None:
+    with _engine(tmp_path, "Garden shed plans") as engine:
+        engine.chat("ana", FIRST, thread="c1", session="c1")
+        assert engine.chats.get("ana", "c1").titled_by == "first question"
+        title_by_model(engine, "ana", "c1", FIRST)
+        chat = engine.chats.get("ana", "c1")
+        assert (chat.title, chat.titled_by) == ("Garden shed plans", "model")
+
+
+@pytest.mark.parametrize("answer", [None, "", "x" * 200])
+def test_no_usable_title_keeps_the_first_question(tmp_path: Path, answer) -> None:
+    with _engine(tmp_path, answer) as engine:
+        engine.chat("ana", FIRST, thread="c1", session="c1")
+        before = engine.chats.get("ana", "c1")
+        title_by_model(engine, "ana", "c1", FIRST)
+        assert engine.chats.get("ana", "c1") == before
+
+
+def test_a_title_the_user_gave_is_never_replaced(tmp_path: Path) -> None:
+    with _engine(tmp_path, "Garden shed plans") as engine:
+        engine.chat("ana", FIRST, thread="c1", session="c1")
+        engine.chats.rename("ana", "c1", "Shed")
+        title_by_model(engine, "ana", "c1", FIRST)
+        assert engine.chats.get("ana", "c1").title == "Shed"
+
+
+def test_the_offline_brain_gives_no_title() -> None:
+    assert RuleBasedBrain().title(FIRST) is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("Garden shed plans", "Garden shed plans"),
+        ('"Garden shed plans."', "Garden shed plans"),
+        ("Title: **Shed**\nmore text", "Shed"),
+        ("   ", None),
+        ("word " * 30, ("word " * 12).strip() + "…"),
+    ],
+)
+def test_model_titles_are_cleaned_for_the_list(raw: str, shown) -> None:
+    assert clean_title(raw) == shown
