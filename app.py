@@ -59,6 +59,7 @@ def main() -> None:
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
     model_status.model_status(engine.brain)
 
+    chat.note_memory_read(engine, tenant)
     snapshot = engine.snapshot(tenant, thread=thread)
     left, right = st.columns([2, 3], gap="large")
     with left:

@@ -26,6 +26,7 @@ from memory_lab.types import MemoryEvent, Message
 PENDING = "pending_prompt"
 COMPARE = "compare_without_memory"
 PAGE_RUNS = "chat_page_runs"
+_READ_OWING = "memory_owed_at_read"
 # Only the latest turns are drawn: a long replay would otherwise slow every rerun.
 SHOWN_TURNS = 60
 
@@ -155,19 +156,27 @@ def memory_status(engine: MemoryEngine, tenant: str, page_run: int) -> None:
     user has just sent (and the error refusing it) before it is handled.
     """
     pending = engine.pending_jobs(tenant)
-    key = f"memory_pending_{tenant}"
     drawn_key = f"memory_status_run_{tenant}"
     timed_rerun = st.session_state.get(drawn_key) == page_run
     st.session_state[drawn_key] = page_run
-    was = st.session_state.get(key, 0)
-    st.session_state[key] = pending
     if pending:
         jobs = "job" if pending == 1 else "jobs"
         st.caption(
             f":material/sync: memory updating ({pending} {jobs} in the background)"
         )
-    elif was and timed_rerun:
+    elif timed_rerun and st.session_state.get(_READ_OWING, {}).get(tenant):
         st.rerun(scope="app")
+
+
+def note_memory_read(engine: MemoryEngine, tenant: str) -> None:
+    """Call just before the page reads memory: the work still owed at that moment.
+
+    The panels show what was committed when they read it. Work that lands after
+    that read, even within the same run, leaves them behind, so the page is
+    refreshed once the work owed at the read is done, not merely when the count
+    last seen by this fragment drops.
+    """
+    st.session_state.setdefault(_READ_OWING, {})[tenant] = engine.pending_jobs(tenant)
 
 
 def _suggestions(snapshot: dict) -> None:
