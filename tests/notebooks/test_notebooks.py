@@ -31,6 +31,9 @@ def execute(name: str, monkeypatch: pytest.MonkeyPatch) -> nbformat.NotebookNode
         timeout=600,
         resources={"metadata": {"path": str(NOTEBOOKS)}},
         env={**os.environ},
+        # The kernel flushes print() on a timer, so under load one line can arrive
+        # as two stream messages; merged, a line is checked whole.
+        coalesce_streams=True,
     )
     client.execute()
     return nb
