@@ -620,6 +620,19 @@ class LLMSettings(Frozen):
         description="Cap on an extraction reply; a reply cut off here is unusable.",
     )
     respond_max_tokens: int = Field(default=400, ge=16, description="Cap on a reply.")
+    agentic_memory: bool = Field(
+        default=False,
+        description="Offer the replying model the memory tools (save, update, "
+        "forget, confirm, list, recall, link, unlink, links) for the tenant it "
+        "answers; what it calls is carried out and recorded as events.",
+    )
+    tool_rounds: int = Field(
+        default=4,
+        ge=1,
+        le=16,
+        description="Rounds of tool calls carried out per reply with agentic "
+        "memory; then the model must answer without tools.",
+    )
     known_facts_shown: int = Field(
         default=30,
         ge=0,

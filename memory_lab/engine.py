@@ -32,6 +32,7 @@ from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
+from memory_lab.facts.tools import offered_tools
 from memory_lab.graph import Deps, builder, maintenance_builder
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
@@ -200,6 +201,7 @@ class MemoryEngine:
             excerpts=TurnIndex(self.embedder),
             periods=self.periods,
             live=self.live,
+            tools=offered_tools(self),
         )
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()

@@ -37,6 +37,8 @@ EventKind = Literal[
     "fact_linked",
     "fact_unlinked",
     "live_failed",
+    "tool_called",
+    "tool_failed",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 from memory_lab.types import (
     ContextBundle,
@@ -27,7 +30,7 @@ from memory_lab.types import (
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
-NoteKind = Literal["brain_fallback", "fact_rejected"]
+NoteKind = Literal["brain_fallback", "fact_rejected", "tool_called", "tool_failed"]
 
 #: Counters every brain's `usage()` reports; the eval's summary and run log read
 #: these names, so they stay stable.
@@ -53,8 +56,9 @@ class BrainNote:
 
     Attributes:
         kind: The event kind it becomes: `brain_fallback` (the model could not
-            be used and another brain answered) or `fact_rejected` (a proposed
-            fact failed the grounding check).
+            be used and another brain answered), `fact_rejected` (a proposed
+            fact failed the grounding check), `tool_called` or `tool_failed` (a
+            memory tool the replying model called, carried out or refused).
         detail: One line for a person reading the log.
         refs: Ids the note is about (turns, usually).
     """
@@ -125,4 +129,25 @@ class Brain(Protocol):
 
     def usage(self) -> dict[str, int]:
         """Counters since the brain was made; at least every `USAGE_FIELDS` name."""
+        ...
+
+
+@runtime_checkable
+class ToolResponder(Protocol):
+    """A brain whose replying model can be offered tools (agentic memory).
+
+    Apart from `Brain`, so a brain without a model, and every test double,
+    stays a plain `Brain`; the engine offers tools only to a brain that is
+    this and has `agentic_memory` on.
+    """
+
+    @property
+    def agentic_memory(self) -> bool:
+        """Whether the replying model is to be offered the memory tools."""
+        ...
+
+    def respond_with_tools(
+        self, question: Message, context: ContextBundle, tools: Sequence[BaseTool]
+    ) -> BrainResult[str]:
+        """A reply for which the model may call `tools`; each call becomes a note."""
         ...

@@ -74,6 +74,17 @@ class MeteredBrain:
         self._count("respond", [question.content, context.text])
         return self.inner.respond(question, context)
 
+    def respond_with_tools(
+        self, question: Message, context: ContextBundle, tools: Sequence[Any]
+    ) -> BrainResult[str]:
+        """Count the question and its context, then answer with tools offered.
+
+        What the tools return is read by the model, not handed over by memory,
+        so it is not counted here; the brain's own usage has those tokens.
+        """
+        self._count("respond", [question.content, context.text])
+        return self.inner.respond_with_tools(question, context, tools)
+
     def usage(self) -> dict[str, int]:
         """The wrapped brain's own counters."""
         return self.inner.usage()

@@ -4,15 +4,18 @@
 it); `update`, `forget`, `confirm`, `list` and `recall` complete the set, and
 `link`, `unlink` and `links` join facts ("relates_to", "caused_by") and read the
 links of one. Every write returns the MemoryEvent as a dict so a UI can show it
-and offer Undo.
+and offer Undo. `offered_tools` is how the engine hands them to a replying
+model (agentic memory).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from langchain_core.tools import BaseTool, StructuredTool
 
+from memory_lab.brains.base import ToolResponder
 from memory_lab.errors import require_tenant
 from memory_lab.text import content_words, fact_words
 from memory_lab.types import FactCandidate
@@ -131,3 +134,16 @@ def memory_tools(
         StructuredTool.from_function(unlink, name="memory_unlink"),
         StructuredTool.from_function(links, name="memory_links"),
     ]
+
+
+def offered_tools(engine: MemoryEngine) -> Callable[[str, str], list[BaseTool]] | None:
+    """What the respond node offers the replying model: a tenant's tools, or None.
+
+    None unless the engine's brain takes tools and has agentic memory on; the
+    rule-based brain never does, so offline the switch has no effect. Tools are
+    bound per call to the tenant being answered, so a model cannot reach another.
+    """
+    brain = engine.brain
+    if not (isinstance(brain, ToolResponder) and brain.agentic_memory):
+        return None
+    return lambda tenant, session: memory_tools(engine, tenant, session=session)

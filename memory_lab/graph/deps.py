@@ -6,7 +6,10 @@ evals can run many independent memories side by side.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from langchain_core.tools import BaseTool
 
 from memory_lab.brains.base import Brain
 from memory_lab.clock import Clock
@@ -41,3 +44,6 @@ class Deps:
     """Daily and weekly summaries, retrieved for questions about a period."""
     live: LiveSources | None = None
     """Live data sources whose current values outrank remembered facts."""
+    tools: Callable[[str, str], Sequence[BaseTool]] | None = None
+    """Agentic memory: the memory tools of a tenant and session, offered to the
+    replying model; None (the default, and always offline) offers none."""

@@ -86,11 +86,12 @@ def assemble_context(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     with one_instant(deps):
         marks = deps.jobs.marks(tenant, thread)
         window = window_of(deps, tenant, thread, marks)
-        bundle = build_context(deps, tenant, query, window, marks.summary, live)
+        summary = deps.episodes.summary_seen(tenant, thread, marks.summary)
+        bundle = build_context(deps, tenant, query, window, summary, live)
     return {
         "context": bundle.model_dump(mode="json"),
         "window": _dump(window),
-        "summary": marks.summary,
+        "summary": summary,
     }
 
 
@@ -99,12 +100,18 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
 
     The reply is stored verbatim, with the spans that restate the context it
     was answered from marked, so memory is not built again from its own lines.
+    With agentic memory the model is offered the tenant's memory tools; what
+    it called is in the step's events (`tool_called`, `tool_failed`).
     """
     deps = runtime.context
     tenant, thread = state["tenant"], state["thread"]
     question = _messages(state.get("incoming"))[-1]
     bundle = ContextBundle.model_validate(state["context"])
-    answered = deps.brain.respond(question, bundle)
+    if deps.tools is not None:
+        tools = deps.tools(tenant, question.session)
+        answered = deps.brain.respond_with_tools(question, bundle, tools)
+    else:
+        answered = deps.brain.respond(question, bundle)
     text = answered.value
     reply = Message(
         id=f"{question.id}:reply",

@@ -1,7 +1,7 @@
 """Prompts for the LLM brain: one module per task, each versioned.
 
-Every module (`summarize`, `extract`, `condense`, `respond`, `answer`,
-`chat_title`) exposes
+Every module (`summarize`, `extract`, `condense`, `respond`, `respond_tools`,
+`answer`, `chat_title`) exposes
 `NAME`, `VERSION` (a digest of its text and schemas, see `versioning`), a
 `build(...)` function that returns OpenAI-style chat messages (plain dicts, what
 `ChatClient.complete` sends) and, where the task expects structured
@@ -22,6 +22,7 @@ from memory_lab.prompts import (
     condense,
     extract,
     respond,
+    respond_tools,
     summarize,
 )
 from memory_lab.prompts._render import (
@@ -38,7 +39,7 @@ from memory_lab.prompts._render import (
 
 def prompt_versions() -> dict[str, str]:
     """Name to version of every prompt, the eval answerer's included, for run logs."""
-    modules = (summarize, extract, condense, respond, answer, chat_title)
+    modules = (summarize, extract, condense, respond, respond_tools, answer, chat_title)
     return {m.NAME: m.VERSION for m in modules}
 
 

@@ -28,6 +28,7 @@ Kind = Literal[
     "malformed_body",
     "wrong_shape",
     "refusal",
+    "tool_calls",
 ]
 
 
@@ -44,9 +45,12 @@ class Behaviour:
             content that is not JSON; `malformed_body` sends a body that is not
             JSON at all; `wrong_shape` answers valid JSON that fits no schema;
             `refusal` declines, as OpenAI's structured outputs do (no content,
-            the reason in `message.refusal`).
+            the reason in `message.refusal`); `tool_calls` calls the named
+            functions, whatever tools the request offers.
         content: For `ok` a dict (sent as JSON) or a string (sent verbatim);
-            for `text` the reply text; for `refusal` the reason.
+            for `text` the reply text; for `refusal` the reason; for
+            `tool_calls` a list of (name, arguments) pairs, arguments a dict
+            (sent as JSON) or a string (sent verbatim, so it can be broken).
         delay_s: For `timeout`, how long to hang.
         status: For `http_error`, the HTTP status code.
         retry_after: For `http_error`, a `Retry-After` header value to send.
@@ -77,6 +81,11 @@ def http_error(status: int, retry_after: str | None = None) -> Behaviour:
 def refusal(reason: str = "I can't help with that.") -> Behaviour:
     """Decline to answer, with the reason where OpenAI puts it."""
     return Behaviour("refusal", reason)
+
+
+def tool_calls(*calls: tuple[str, Any]) -> Behaviour:
+    """Call functions by name: each call a (name, arguments) pair."""
+    return Behaviour("tool_calls", list(calls))
 
 
 HTTP_500 = http_error(500)
@@ -301,6 +310,27 @@ class FakeOpenAIServer:
             behaviour = default_responder(body)
         if behaviour.kind == "malformed_body":
             return 200, b'{"id": "chatcmpl-1", "choices": [ {"message": ', {}
+        if behaviour.kind == "tool_calls":
+            record.prompt_tokens = _count(json.dumps(body.get("messages", [])))
+            record.completion_tokens = _count(json.dumps(behaviour.content))
+            completion = self._completion(body, "", False, record)
+            message = completion["choices"][0]["message"]
+            message["content"] = None
+            message["tool_calls"] = [
+                {
+                    "id": f"call_{len(self.requests)}_{i}",
+                    "type": "function",
+                    "function": {
+                        "name": name,
+                        "arguments": args
+                        if isinstance(args, str)
+                        else json.dumps(args),
+                    },
+                }
+                for i, (name, args) in enumerate(behaviour.content)
+            ]
+            completion["choices"][0]["finish_reason"] = "tool_calls"
+            return 200, json.dumps(completion).encode(), {}
         if behaviour.kind == "refusal":
             content = ""
         elif behaviour.kind == "malformed":

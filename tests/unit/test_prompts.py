@@ -22,6 +22,7 @@ from memory_lab.prompts import (
     render_turn,
     render_turns,
     respond,
+    respond_tools,
     summarize,
     wrap_data,
 )
@@ -31,7 +32,7 @@ from memory_lab.prompts.summarize import SummaryResponse
 from memory_lab.types import ContextBlock, ContextBundle, Fact, Message
 
 AT = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
-MODULES = (summarize, extract, condense, respond, chat_title)
+MODULES = (summarize, extract, condense, respond, respond_tools, chat_title)
 RESPONSE_MODELS = (SummaryResponse, ExtractionResponse, CondenseResponse)
 TAG_CHARS = st.sampled_from(["<", ">", "</turns>", "</turn>", "<turn>", "</memory>"])
 HOSTILE_TEXT = st.lists(st.one_of(st.text(max_size=20), TAG_CHARS), max_size=8).map(
@@ -73,9 +74,26 @@ def test_prompt_versions_lists_every_prompt() -> None:
         "extract": extract.VERSION,
         "condense": condense.VERSION,
         "respond": respond.VERSION,
+        "respond_tools": respond_tools.VERSION,
         "answer": answer.VERSION,
         "chat_title": chat_title.VERSION,
     }
+
+
+def test_the_tools_prompt_adds_its_rules_to_the_respond_prompt() -> None:
+    question = Message(
+        id="q1",
+        tenant="t1",
+        session="s1",
+        role="user",
+        content="Remember I like tea.",
+        timestamp=datetime(2025, 1, 1, tzinfo=UTC),
+    )
+    plain = respond.build(question, bundle("- likes: coffee"))
+    with_tools = respond_tools.build(question, bundle("- likes: coffee"))
+    assert with_tools[1] == plain[1]
+    assert with_tools[0]["content"].startswith(plain[0]["content"])
+    assert "memory_save" in with_tools[0]["content"]
 
 
 def _loaded_copy(tmp_path, monkeypatch, module, edit=lambda text: text):

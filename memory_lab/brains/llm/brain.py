@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from memory_lab.brains.base import (
     Brain,
@@ -35,6 +35,7 @@ from memory_lab.brains.llm.extraction import (
     readable_turns,
     vet_facts,
 )
+from memory_lab.brains.llm.tool_loop import ToolUse, reply_with_tools
 from memory_lab.brains.rule_based.answer import answer_reply
 from memory_lab.brains.status import ModelStatus, Role, RoleState, RoleStatus
 from memory_lab.config import FactConfig, LLMSettings
@@ -44,6 +45,7 @@ from memory_lab.prompts import chat_title as title_prompt
 from memory_lab.prompts import condense as condense_prompt
 from memory_lab.prompts import extract as extract_prompt
 from memory_lab.prompts import respond as respond_prompt
+from memory_lab.prompts import respond_tools as tools_prompt
 from memory_lab.prompts import summarize as summarize_prompt
 from memory_lab.prompts.condense import CondenseResponse
 from memory_lab.prompts.extract import ExtractionResponse
@@ -56,6 +58,9 @@ from memory_lab.types import (
     FactCandidate,
     Message,
 )
+
+if TYPE_CHECKING:
+    from langchain_core.tools import BaseTool
 
 T = TypeVar("T")
 S = TypeVar("S", SummaryResponse, CondenseResponse)
@@ -143,7 +148,14 @@ class OpenAICompatBrain:
             else endpoint("background", extract_url, extract_model)
         )
         self._lock = threading.Lock()
-        self._counts = {"facts_proposed": 0, "facts_rejected": 0, "fallbacks": 0}
+        self._counts = {
+            "facts_proposed": 0,
+            "facts_rejected": 0,
+            "fallbacks": 0,
+            "tool_calls": 0,
+            "tool_errors": 0,
+            "tool_round_limits": 0,
+        }
 
     @property
     def name(self) -> str:
@@ -248,6 +260,81 @@ class OpenAICompatBrain:
             )
         return BrainResult(text)
 
+    @property
+    def agentic_memory(self) -> bool:
+        """Whether replies are offered the memory tools (`LLMSettings`)."""
+        return self.settings.agentic_memory
+
+    def respond_with_tools(
+        self, question: Message, context: ContextBundle, tools: Sequence[BaseTool]
+    ) -> BrainResult[str]:
+        """The model's reply, for which it may call `tools` (agentic memory).
+
+        Every round is one request on the reply lane: the breaker, timeout,
+        usage counters and response cache apply to each. The cache key holds
+        the whole conversation so far, tool specs and results included, so a
+        cached round is replayed only for the same memory and the same calls;
+        calls in a replayed round are carried out again, as the model asked.
+        Each call becomes a `tool_called` or `tool_failed` note. When the
+        endpoint fails mid-way, the calls already carried out stay done and
+        the reply is the fallback's, said so.
+        """
+        uses: list[ToolUse] = []
+
+        def ask(sent, specs, choice):
+            return self.responder.ask_with_tools(
+                sent,
+                specs,
+                max_tokens=self.settings.respond_max_tokens,
+                tool_choice=choice,
+            )
+
+        try:
+            reply = reply_with_tools(
+                ask,
+                tools_prompt.build(question, context),
+                tools,
+                max_rounds=self.settings.tool_rounds,
+                uses=uses,
+            )
+        except CallFailed as failure:
+            notes = self._tool_notes(question, uses)
+            fell = self._fall_back(
+                "respond",
+                failure,
+                [question.id],
+                lambda: _read_back(question, context),
+                used="the memory line that best answers",
+            )
+            return noted(fell, *notes)
+        notes = self._tool_notes(question, list(reply.uses))
+        self._add(tool_round_limits=int(reply.hit_limit))
+        if not reply.text:
+            why = "tool round limit reached" if reply.hit_limit else "empty reply"
+            fell = self._fall_back(
+                "respond",
+                CallFailed(why),
+                [question.id],
+                lambda: _read_back(question, context),
+                used="the memory line that best answers",
+            )
+            return noted(fell, *notes)
+        return BrainResult(reply.text, notes)
+
+    def _tool_notes(
+        self, question: Message, uses: Sequence[ToolUse]
+    ) -> tuple[BrainNote, ...]:
+        failed = sum(not u.ok for u in uses)
+        self._add(tool_calls=len(uses), tool_errors=failed)
+        return tuple(
+            BrainNote(
+                "tool_called" if use.ok else "tool_failed",
+                use.line(),
+                (question.id, f"call {i}"),
+            )
+            for i, use in enumerate(uses, 1)
+        )
+
     def title(self, first_message: str) -> str | None:
         """A short title for a chat from its first message; None when none came.
 
@@ -266,8 +353,10 @@ class OpenAICompatBrain:
         """Requests, tokens and cache hits (all models), facts and fallbacks.
 
         Beyond `USAGE_FIELDS`: `failures`, `retries` and `gave_up` of requests,
-        `unusable_replies` (answers that could not be parsed or checked) and
-        `breaker_opened` (times a lane set the endpoint aside, over both lanes).
+        `unusable_replies` (answers that could not be parsed or checked),
+        `breaker_opened` (times a lane set the endpoint aside, over both lanes),
+        and with agentic memory `tool_calls`, `tool_errors` (calls answered
+        with an error) and `tool_round_limits` (replies that ran out of rounds).
         """
         llm = self._llm_usage.snapshot()
         with self._lock:

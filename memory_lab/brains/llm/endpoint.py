@@ -28,6 +28,7 @@ from pydantic import BaseModel, ValidationError
 from memory_lab.brains.llm.breaker import CircuitBreaker
 from memory_lab.llm.client import (
     ChatClient,
+    Completion,
     LLMRequestError,
     LLMUnavailableError,
 )
@@ -159,6 +160,34 @@ class ModelEndpoint:
         with self._tracked():
             return self._ask(messages, max_tokens, None, parse, "reply")
 
+    def ask_with_tools(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        *,
+        max_tokens: int,
+        tool_choice: str | None = None,
+    ) -> Completion:
+        """One turn of a tool conversation: text, tool calls, or both.
+
+        The caller carries out the calls and asks again, so an unusable reply is
+        not retried here; a refusal or a reply cut off at `max_tokens` fails.
+
+        Raises:
+            CallFailed: skipped (breaker open), endpoint failed or model refused.
+        """
+        self._admit()
+        with self._tracked():
+            completion = self._complete(
+                messages, max_tokens, None, tools=tools, tool_choice=tool_choice
+            )
+            if completion.refusal:
+                raise CallFailed(f"model refused: {_clip(completion.refusal, 200)}")
+            if completion.finish_reason == "length" and not completion.tool_calls:
+                self._unusable_reply()
+                raise CallFailed(f"reply cut off at max_tokens={max_tokens}")
+            return completion
+
     # -- internals -----------------------------------------------------------------
 
     @contextmanager
@@ -227,11 +256,15 @@ class ModelEndpoint:
         )
 
     def _complete(
-        self, messages: list[dict[str, Any]], max_tokens: int, fmt: dict | None
-    ) -> Any:
+        self,
+        messages: list[dict[str, Any]],
+        max_tokens: int,
+        fmt: dict | None,
+        **tooling: Any,
+    ) -> Completion:
         try:
             completion = self.client.complete(
-                messages, max_tokens=max_tokens, response_format=fmt
+                messages, max_tokens=max_tokens, response_format=fmt, **tooling
             )
         except LLMUnavailableError as exc:
             self.breaker.failed()
