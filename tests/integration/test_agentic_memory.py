@@ -49,12 +49,12 @@ class ToolScript:
 
 
 def _engine(server: FakeOpenAIServer, **settings) -> MemoryEngine:
+    settings = {"use_cache": False, **settings}
     llm = LLMSettings(
         base_url=server.base_url,
         model="test",
         max_attempts=1,
         structured_output="json_schema",
-        use_cache=False,
         agentic_memory=True,
         **settings,
     )
@@ -197,3 +197,27 @@ def test_tools_are_offered_only_to_a_model_with_agentic_memory_on(openai_server)
     finally:
         offline.close()
         off.close()
+
+
+def test_a_cached_tool_conversation_is_replayed_and_its_calls_carried_out_again(
+    script, openai_server, tmp_path
+):
+    saved = {"category": "preference", "key": "drink", "value": "tea"}
+    stores = []
+    for _ in range(2):
+        engine = _engine(
+            openai_server, use_cache=True, cache_path=str(tmp_path / "cache.sqlite")
+        )
+        script.queue.extend([tool_calls(("memory_save", saved)), text("Tea it is.")])
+        try:
+            step = engine.chat(TENANT, "Remember that I drink tea.", message_id="m1")
+            assert step.reply == "Tea it is."
+            stores.append([f.value for f in engine.facts.active(TENANT)])
+            usage = engine.brain.usage()
+        finally:
+            engine.close()
+    # The second run sent no tool request: both rounds came from the cache,
+    # and the cached call still wrote the fact into the new memory.
+    assert len(script.tool_requests()) == 2
+    assert usage["cache_hits"] >= 2 and usage["tool_calls"] == 1
+    assert stores == [["tea"], ["tea"]]
