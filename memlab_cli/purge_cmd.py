@@ -36,8 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "text is gone from the disk. A tombstone records the purge (who, when, "
         "what was selected, how much each tier lost), never the content. A "
         "purge that is killed midway is finished by the next command or engine "
-        "that opens the folder. Without --fact, --chat or --before it removes "
-        "everything held about the tenant.",
+        "that opens the folder. Without --fact, --chat, --episode or --before it "
+        "removes everything held about the tenant.",
     )
     p.add_argument("--data", required=True, help="the data folder (local files)")
     p.add_argument("--tenant", required=True, help="whose memory to purge")
@@ -49,6 +49,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     which.add_argument(
         "--chat", metavar="ID", help="one chat session: its turns and facts"
+    )
+    which.add_argument(
+        "--episode",
+        metavar="ID",
+        help="one episode: the turns it summarised and the facts read from them",
     )
     which.add_argument(
         "--before",
@@ -77,6 +82,7 @@ def _run_purge(args: argparse.Namespace) -> int:
     selection = Selection(
         fact=args.fact,
         chat=args.chat,
+        episode=args.episode,
         before=parse_before(args.before, now) if args.before is not None else None,
     )
     _listen_for_crash(settings.purge_crash_after)

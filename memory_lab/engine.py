@@ -22,7 +22,8 @@ from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
 from memory_lab.chats import ChatCatalog
 from memory_lab.chats.catalog import TRASH_DAYS
-from memory_lab.chats.trash import empty_trash_apart
+from memory_lab.owner.empty_trash import empty_trash_apart
+from memory_lab.owner.trash_bin import TrashBin
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
@@ -94,8 +95,8 @@ class MemoryEngine:
     Without a data folder and without servers every tier is in memory. `stores`
     moves the database, the episode index or both onto servers; a part it does
     not name stays in the data folder (or in memory when there is none).
-    `trash_keep` is how long a trashed chat can be restored; a local data folder
-    purges the chats past it when an engine opens it.
+    `trash_keep` is how long a trashed chat, fact or episode can be restored; a
+    local data folder purges those past it when an engine opens it.
     """
 
     def __init__(
@@ -203,6 +204,15 @@ class MemoryEngine:
             live=self.live,
             tools=offered_tools(self),
         )
+        self.trash = TrashBin(
+            self.jobs.db,
+            self.facts,
+            self.episodes,
+            self.events,
+            self.clock,
+            on_episodes_changed=self.deps.excerpts.drop,
+        )
+        """Facts and episodes their owner deleted, restorable for `trash_keep`."""
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()
         self.worker = MemoryWorker(
@@ -370,7 +380,8 @@ class MemoryEngine:
         with self._lock, one_instant(self.deps):
             marks = self.jobs.marks(tenant, thread)
             window = window_of(self.deps, tenant, thread, marks)
-            return build_context(deps, tenant, query, window, marks.summary, live)
+            summary = self.episodes.summary_seen(tenant, thread, marks.summary)
+            return build_context(deps, tenant, query, window, summary, live)
 
     def brain_reads(self) -> dict[str, int]:
         """Tokens memory work and replies gave the brain to read, by call kind.

@@ -39,6 +39,8 @@ EventKind = Literal[
     "live_failed",
     "tool_called",
     "tool_failed",
+    "moved_to_trash",
+    "restored_from_trash",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 

@@ -79,6 +79,16 @@ class ExcerptIndex:
         self._seq_of[tenant].update((m.id, m.seq) for m in turns)
         self._bm25[tenant].add([sorted_terms(indexed_text(m)) or ["_"] for m in turns])
 
+    def drop(self, tenant: str) -> None:
+        """Forget the tenant's index; the next search loads it from the stores.
+
+        For a change the index cannot be told turn by turn: an episode moved to
+        the trash or back.
+        """
+        with self._lock:
+            for cache in (self._turns, self._bm25, self._seq_of):
+                cache.pop(tenant, None)
+
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
         """Index turns that were just compressed.
 

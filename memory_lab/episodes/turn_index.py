@@ -79,6 +79,13 @@ class TurnIndex(ExcerptIndex):
         self._seqs: dict[str, np.ndarray] = {}
         self._vec_lock = threading.Lock()
 
+    def drop(self, tenant: str) -> None:
+        """Forget the tenant's index and its vectors (see `ExcerptIndex.drop`)."""
+        super().drop(tenant)
+        with self._vec_lock:
+            for cache in (self._matrix, self._pool, self._seqs):
+                cache.pop(tenant, None)
+
     def add(self, tenant: str, turns: Sequence[Message]) -> None:
         """Index just-compressed turns and embed them now, so questions stay fast."""
         super().add(tenant, turns)

@@ -4,12 +4,13 @@ A compression writes its episodes to the search index first and commits them to
 the ledger after; a crash in between leaves an episode in the index that the
 ledger does not know. Reads go through this view, so such a half-written episode
 is never searched, counted or shown (its turns are still in the window), and
-the retried job commits the same episode ids later.
+the retried job commits the same episode ids later. Episodes their owner moved
+to the trash (`owner.trash_bin`) are left out of reads the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory_lab.errors import require_tenant
 from memory_lab.jobs.ledger import JobLedger
@@ -23,6 +24,11 @@ class CommittedEpisodeStore:
     def __init__(self, index: EpisodeStore, ledger: JobLedger) -> None:
         self.index = index
         self.ledger = ledger
+        self._hidden: Callable[[str], set[str]] = lambda tenant: set()
+
+    def hide_with(self, hidden: Callable[[str], set[str]]) -> None:
+        """Leave out of reads the episode ids `hidden(tenant)` names (the trash)."""
+        self._hidden = hidden
 
     def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
         """Store episodes outside any job (bulk loads, tools): index, then commit."""
@@ -31,7 +37,9 @@ class CommittedEpisodeStore:
 
     def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """Committed episodes, read from the ledger (the index may hold more)."""
-        return self.ledger.episodes(tenant, ids)
+        found = self.ledger.episodes(tenant, ids)
+        hidden = self._hidden(tenant)
+        return [e for e in found if e.id not in hidden] if hidden else found
 
     def search(
         self, tenant: str, query: str, *, top_k: int, max_distance: float
@@ -41,11 +49,30 @@ class CommittedEpisodeStore:
         if not hits:
             return hits
         committed = self.ledger.committed_ids(tenant, [e.id for e, _ in hits])
+        committed -= self._hidden(tenant)
         return [(e, d) for e, d in hits if e.id in committed]
 
+    def summary_seen(self, tenant: str, thread: str, summary: str) -> str:
+        """The thread's running summary as reads may show it.
+
+        With an episode of the thread in the trash, the summary (prose over
+        every compressed turn) is rebuilt from the episodes left, as a purge
+        rebuilds it; the stored one is untouched, so a restore gives it back.
+        """
+        hidden = self._hidden(tenant)
+        if not hidden:
+            return summary
+        episodes = [e for e in self.ledger.episodes(tenant) if e.thread == thread]
+        if not any(e.id in hidden for e in episodes):
+            return summary
+        from memory_lab.owner.tiers import rebuilt_summary
+
+        kept = [e for e in episodes if e.id not in hidden]
+        return rebuilt_summary(kept, len(summary))
+
     def count(self, tenant: str) -> int:
-        """How many committed episodes the tenant has."""
-        return self.ledger.episode_count(tenant)
+        """How many committed episodes the tenant has, the trashed left out."""
+        return self.ledger.episode_count(tenant) - len(self._hidden(tenant))
 
     def reconcile(self) -> int:
         """Re-index committed episodes the index lacks; returns how many.

@@ -10,5 +10,6 @@ Export and import share `records` (the file format, read back strictly),
 the stores have no call for: messages with their thread, thread states, jobs).
 A purge is `selection` (checked), `plan` (ids), `tiers` (each removal),
 `needles` (copied text), `erase` (its SQL), `tombstones`, `disk` (the files)
-and `resume` (after a kill).
+and `resume` (after a kill). The trash (`trash_bin`) holds facts and episodes
+their owner deleted until `empty_trash` purges them, chats' with them.
 """

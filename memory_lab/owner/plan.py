@@ -7,8 +7,8 @@ text, so it can sit in the tombstone while the purge runs.
 
 What a selection reaches:
 
-- turns: those selected (a chat's, those before a date, the turns a fact and
-  its history were read from, or all);
+- turns: those selected (a chat's, an episode's, those before a date, the
+  turns a fact and its history were read from, or all);
 - facts: those selected, and every row read from a purged turn (a fact is
   never kept without the turns it came from);
 - episodes: removed when all their turns are purged, marked lost when some are;
@@ -74,10 +74,15 @@ def make_plan(
         if selection.chat is not None
         else set()
     )
+    committed = ledger.episodes(tenant)
+    if selection.episode is not None:
+        # An episode is the turns it summarised: it goes whole with them.
+        in_thread = {
+            t for e in committed if e.id == selection.episode for t in e.turn_ids
+        }
     seeds, turns = _seeds(selection, held_turns, rows, in_thread)
     turn_ids = {m.id for m in turns}
     fact_ids = set(seeds) | {f.id for f in rows if turn_ids & set(f.turn_ids)}
-    committed = ledger.episodes(tenant)
     # The index may hold episodes of a crashed job the ledger never committed.
     indexed = index.get(tenant) if index is not None else []
     whole, lost = [], []
@@ -115,8 +120,11 @@ def _seeds(
 
     A chat is a session id or a thread id (`in_thread`: the ids of that
     thread's turns): an app chat is both, a replayed conversation keeps its
-    own sessions inside the thread it was replayed into.
+    own sessions inside the thread it was replayed into. For an episode,
+    `in_thread` holds the ids of the turns it summarised.
     """
+    if selection.episode is not None:
+        return [], [m for m in turns if m.id in in_thread]
     if selection.fact is not None:
         family = fact_history(selection.fact, rows)
         sources = {t for f in rows if f.id in family for t in f.turn_ids}

@@ -1,10 +1,10 @@
 """What a purge is asked to remove, checked before anything is opened for writing.
 
-One fact (with its history), one chat (a session id), every turn before a date,
-or everything held about the tenant. A request the memory cannot honour (an
-unknown tenant, fact or chat, a date that is not one or has not come yet) is
-refused here, through a connection that only reads, so it changes no byte of
-the data folder.
+One fact (with its history), one chat (a session id), one episode (the turns it
+summarised), every turn before a date, or everything held about the tenant. A
+request the memory cannot honour (an unknown tenant, fact, chat or episode, a
+date that is not one or has not come yet) is refused here, through a
+connection that only reads, so it changes no byte of the data folder.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class PurgeRequestError(MemoryLabError):
 
 @dataclass(frozen=True)
 class Selection:
-    """At most one of `fact`, `chat`, `before`; none means everything."""
+    """At most one of `fact`, `chat`, `episode`, `before`; none means everything."""
 
     fact: str | None = None
     """A fact id: that fact's rows (its whole history) and the turns it came from."""
@@ -34,18 +34,27 @@ class Selection:
     """A chat (a session id, or a thread id): its turns and the facts stated in it."""
     before: datetime | None = None
     """Every turn stamped earlier than this instant."""
+    episode: str | None = None
+    """An episode id: the turns it summarised, and what was read from them."""
 
     def __post_init__(self) -> None:
-        given = [v for v in (self.fact, self.chat, self.before) if v is not None]
-        if len(given) > 1:
-            raise PurgeRequestError("give at most one of --fact, --chat, --before")
+        chosen = (self.fact, self.chat, self.before, self.episode)
+        if sum(v is not None for v in chosen) > 1:
+            raise PurgeRequestError(
+                "give at most one of --fact, --chat, --episode, --before"
+            )
         if self.before is not None and self.before.tzinfo is None:
             raise ValueError("naive datetimes cannot select turns")
 
     @property
     def everything(self) -> bool:
         """Whether the whole tenant is purged."""
-        return self.fact is None and self.chat is None and self.before is None
+        return (
+            self.fact is None
+            and self.chat is None
+            and self.before is None
+            and self.episode is None
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The selection as the tombstone records it: ids or a date, no content."""
@@ -55,6 +64,8 @@ class Selection:
             return {"chat": self.chat}
         if self.before is not None:
             return {"before": self.before.isoformat()}
+        if self.episode is not None:
+            return {"episode": self.episode}
         return {"everything": True}
 
     @classmethod
@@ -64,6 +75,7 @@ class Selection:
         return cls(
             fact=data.get("fact"),
             chat=data.get("chat"),
+            episode=data.get("episode"),
             before=datetime.fromisoformat(before) if before else None,
         )
 
@@ -75,6 +87,8 @@ class Selection:
             return f"chat {self.chat}"
         if self.before is not None:
             return f"turns before {self.before.isoformat()}"
+        if self.episode is not None:
+            return f"episode {self.episode}"
         return "everything"
 
 
@@ -139,6 +153,12 @@ def check_request(database: Path, tenant: str, selection: Selection) -> None:
         ):
             raise PurgeRequestError(
                 f"no chat {selection.chat!r} is held for tenant {tenant!r}"
+            )
+        if selection.episode is not None and not count(
+            "memory_episodes", " AND id = ?", selection.episode
+        ):
+            raise PurgeRequestError(
+                f"no episode {selection.episode!r} is held for tenant {tenant!r}"
             )
         if selection.before is not None and not _held_before(
             conn, tables, tenant, selection.before

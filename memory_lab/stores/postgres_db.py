@@ -176,6 +176,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX fact_links_source ON fact_links (tenant, source)",
         "CREATE INDEX fact_links_target ON fact_links (tenant, target)",
     ),
+    # 6: the trash of facts and episodes (`memory_lab.owner.trash_bin`).
+    (
+        """
+        CREATE TABLE trash (
+            tenant     TEXT NOT NULL,
+            kind       TEXT NOT NULL,
+            item       TEXT NOT NULL,
+            label      TEXT NOT NULL,
+            trashed_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, kind, item)
+        )
+        """,
+    ),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 

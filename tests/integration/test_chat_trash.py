@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memory_lab.chats.trash import REQUESTED_BY, due
 from memory_lab.clock import ManualClock
 from memory_lab.engine import MemoryEngine
 from memory_lab.owner.disk import files_holding
+from memory_lab.owner.empty_trash import REQUESTED_BY, DueItem, due
 from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.stores.sqlite_db import SqliteDatabase
 
@@ -56,7 +56,9 @@ def test_a_trashed_chat_is_restorable_in_its_window_and_gone_after(
 
     # Past it, the next open purges the chat: turns, facts, row, bytes.
     past = T0 + KEEP + timedelta(hours=1)
-    assert due(data / "memory.sqlite3", past, KEEP) == [("ana", doomed.thread)]
+    assert due(data / "memory.sqlite3", past, KEEP) == [
+        DueItem("ana", "chat", doomed.thread)
+    ]
     with _open(data, past) as engine:
         assert engine.chats.chats("ana", trashed=True) == []
         assert engine.transcript.messages("ana", doomed.thread) == []

@@ -1,0 +1,181 @@
+"""Emptying the trash: chats, facts and episodes past their restore window go.
+
+A trashed item is restorable for the engine's `trash_keep` (30 days unless
+told); after that it is removed by the same durable purge as `memory-lab purge
+--chat/--fact/--episode ID`: a chat's turns, the facts said in it and the
+episodes built only from it, with its catalog row; a fact with its history and
+the turns it was read from; an episode with the turns it summarised. The
+tombstone says the trash asked for it. A purge needs the folder's stores closed
+(Chroma can write purged text back from a process that held it), so an engine
+empties the trash when it opens a data folder, in a child process, before it
+reads any store, the way it finishes a purge a killed process left running.
+
+Run as `python -m memory_lab.owner.empty_trash DATA_DIR NOW EMBEDDER DIM KEEP_DAYS`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Literal
+
+from memory_lab.embeddings import Embedder
+from memory_lab.errors import MemoryLabError
+from memory_lab.owner.trash_bin import due_items
+
+DATABASE = "memory.sqlite3"
+REQUESTED_BY = "trash (restore window passed)"
+
+
+class TrashError(MemoryLabError):
+    """The trash could not be emptied; the folder is not opened."""
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """One trashed thing whose restore window has passed."""
+
+    tenant: str
+    kind: Literal["chat", "fact", "episode"]
+    item: str
+
+
+def due(database: Path, now: datetime, keep: timedelta) -> list[DueItem]:
+    """Every trashed chat, fact and episode whose restore window has passed."""
+    if not database.is_file():
+        return []
+    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
+        found = [
+            DueItem(tenant, kind, item)  # type: ignore[arg-type] - fact or episode
+            for tenant, kind, item in due_items(conn, now, keep)
+        ]
+        has = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chats'"
+        ).fetchone()
+        if not has:
+            return found
+        rows = conn.execute(
+            "SELECT tenant, thread, trashed_at FROM chats"
+            " WHERE trashed_at IS NOT NULL ORDER BY tenant, thread"
+        ).fetchall()
+    chats = [
+        DueItem(tenant, "chat", thread)
+        for tenant, thread, trashed in rows
+        if datetime.fromisoformat(trashed) + keep <= now
+    ]
+    return chats + found
+
+
+def empty_trash_apart(
+    data_dir: str | Path, embedder: Embedder, now: datetime, keep: timedelta
+) -> int:
+    """Purge the folder's trash past its window in a child process; how many.
+
+    Raises:
+        TrashError: with the child's last error line, when it failed.
+    """
+    folder = Path(data_dir)
+    found = due(folder / DATABASE, now, keep)
+    if not found:
+        return 0
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memory_lab.owner.empty_trash",
+            str(folder),
+            now.isoformat(),
+            embedder.name,
+            str(embedder.dim),
+            str(keep / timedelta(days=1)),
+        ],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or [f"exit {done.returncode}"]
+        raise TrashError(f"{folder}: the trash could not be emptied: {lines[-1]}")
+    return len(found)
+
+
+def empty_trash(
+    data_dir: str | Path, now: datetime, keep: timedelta, embedder: Embedder
+) -> list[DueItem]:
+    """Purge everything past its window, in this process (the folder must be closed).
+
+    A fact made active again since it was trashed (an Undo of its forget) is
+    not purged: its trash row just goes.
+    """
+    from memory_lab.owner.purge import purge
+    from memory_lab.owner.selection import PurgeRequestError, Selection, check_request
+
+    folder = Path(data_dir)
+    database = folder / DATABASE
+    emptied = due(database, now, keep)
+    for entry in emptied:
+        selection = Selection(**{entry.kind: entry.item})
+        if entry.kind == "fact" and _active(database, entry.tenant, entry.item):
+            _drop_row(database, entry)
+            continue
+        try:
+            check_request(database, entry.tenant, selection)
+        except PurgeRequestError:
+            _drop_row(database, entry)
+            continue
+        purge(
+            folder,
+            entry.tenant,
+            selection,
+            requested_by=REQUESTED_BY,
+            embedder=embedder,
+        )
+        _drop_row(database, entry)
+    return emptied
+
+
+def _active(database: Path, tenant: str, fact_id: str) -> bool:
+    with closing(sqlite3.connect(database)) as conn:
+        row = conn.execute(
+            "SELECT status FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id)
+        ).fetchone()
+    return bool(row and row[0] == "active")
+
+
+def _drop_row(database: Path, entry: DueItem) -> None:
+    """The trash row of an item with nothing left to purge, its bytes zeroed."""
+    with closing(sqlite3.connect(database)) as conn, conn:
+        conn.execute("PRAGMA secure_delete = ON")
+        if entry.kind == "chat":
+            conn.execute(
+                "DELETE FROM chats WHERE tenant = ? AND thread = ?",
+                (entry.tenant, entry.item),
+            )
+        else:
+            conn.execute(
+                "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
+                (entry.tenant, entry.kind, entry.item),
+            )
+
+
+def main(argv: list[str]) -> int:
+    """Empty the trash of the folder named in `argv`."""
+    from memory_lab.owner.purge import NameOnly
+
+    folder, now, name, dim, keep_days = argv
+    empty_trash(
+        folder,
+        datetime.fromisoformat(now),
+        timedelta(days=float(keep_days)),
+        NameOnly(name, int(dim)),
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
