@@ -29,6 +29,8 @@ WRITE_KINDS = frozenset(
         "facts_consolidated",
     }
 )
+# The replying model's memory tool calls, listed under its reply.
+TOOL_KINDS = frozenset({"tool_called", "tool_failed"})
 # Events the trigger timeline lists, with the reason each fired.
 TIMELINE_KINDS = frozenset({"trigger_fired", "compressed", "brain_fallback"})
 
@@ -252,3 +254,10 @@ def replay(
         results.append(engine.ingest(tenant, [msg], thread=thread))
         cursor.position += 1
     return results
+
+
+def tool_calls(step: StepResult) -> list[tuple[str, bool]]:
+    """The memory tools the model called for this reply: (call and result, ok)."""
+    return [
+        (e.detail, e.kind == "tool_called") for e in step.events if e.kind in TOOL_KINDS
+    ]

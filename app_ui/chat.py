@@ -86,7 +86,7 @@ def _status_lines(engine: MemoryEngine, tenant: str, reply_id: str) -> None:
 
 
 def _extras() -> dict[str, dict]:
-    """What this tab learned about each reply: other chats used, the memoryless one."""
+    """What this tab learned about each reply: chats, tool calls, the memoryless one."""
     return st.session_state.setdefault("reply_extras", {})
 
 
@@ -97,6 +97,10 @@ def _reply_notes(reply_id: str) -> None:
     if extra.get("chats"):
         names = ", ".join(repr(t) for t in extra["chats"])
         st.caption(f":material/link: Recalled from your other chats: {names}")
+    if extra.get("tools"):
+        with st.expander(f"Memory tools called ({len(extra['tools'])})"):
+            for line, ok in extra["tools"]:
+                st.caption(line if ok else f":red[{line}]")
     if "without" in extra:
         with st.container(border=True):
             st.caption("Without memory, the same brain answers:")
@@ -139,7 +143,10 @@ def _send(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
     if replies:
         reply_id = replies[-1].id
         _writes(tenant)[reply_id] = asked.isoformat()
-        extra = {"chats": actions.recalled_from(engine, tenant, thread, step.context)}
+        extra = {
+            "chats": actions.recalled_from(engine, tenant, thread, step.context),
+            "tools": actions.tool_calls(step),
+        }
         if without is not None:
             extra["without"] = without
         _extras()[reply_id] = extra

@@ -103,12 +103,15 @@ LOCAL_MODEL_TIMING: dict[str, float | int] = {
 }
 
 
-def build_llm(base_url: str, model: str, **timing: float | int) -> LLMSettings:
+def build_llm(
+    base_url: str, model: str, *, agentic_memory: bool = False, **timing: float | int
+) -> LLMSettings:
     """LLM settings from the brain controls, validated.
 
     Args:
         base_url: The endpoint, ending in /v1.
         model: The model id.
+        agentic_memory: Offer the replying model the memory tools.
         **timing: `LLMSettings` fields over `LOCAL_MODEL_TIMING`.
 
     Raises:
@@ -123,6 +126,7 @@ def build_llm(base_url: str, model: str, **timing: float | int) -> LLMSettings:
         return llm_settings(
             Endpoint(url, model.strip(), env.llm_api_key),
             cache_path=env.llm_cache,
+            agentic_memory=agentic_memory,
             **{**LOCAL_MODEL_TIMING, **timing},
         )
     except MemoryLabError as err:
@@ -133,6 +137,11 @@ def llm_defaults() -> tuple[str, str]:
     """The brain controls' starting URL and model: the environment's, if set."""
     env = Settings()
     return env.llm_base_url or "", env.llm_model or ""
+
+
+def agentic_default() -> bool:
+    """Whether the agentic memory toggle starts on (`app --agentic-memory`)."""
+    return Settings().agentic_memory
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from app_ui.flash import flash, report_step
 from app_ui.settings import (
     AppSettings,
     SettingsError,
+    agentic_default,
     build_llm,
     llm_defaults,
     validate_tenant,
@@ -32,6 +33,10 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.triggers import all_triggers
 
 RULES, LLM = "Rule-based (offline)", "OpenAI-compatible server"
+AGENTIC_OFFLINE = (
+    "Agentic memory is on but has no effect here: the rule-based brain calls no "
+    "tools. Choose a model to use it."
+)
 DEFAULT_TRIGGERS = tuple(AppSettings().recipe_spec.split("+"))
 
 
@@ -150,10 +155,19 @@ def choose_settings() -> AppSettings | None:
         model = sb.text_input(
             "Model", key="llm_model", value=env_model or "gpt-4o-mini"
         )
+        agentic = sb.toggle(
+            "Agentic memory",
+            key="agentic_memory",
+            value=agentic_default(),
+            help="Offer the model the memory tools (save, update, forget, recall, "
+            "...); the calls it makes are listed under its reply.",
+        )
         try:
-            llm = build_llm(url, model)
+            llm = build_llm(url, model, agentic_memory=agentic)
         except SettingsError as err:
             sb.error(f"{err}. Using the rule-based brain until it is fixed.")
+    elif agentic_default():
+        sb.caption(AGENTIC_OFFLINE)
     return AppSettings(tenant=tenant, recipe_spec=spec, params=params, llm=llm)
 
 

@@ -140,6 +140,13 @@ def _add_app(sub: argparse._SubParsersAction) -> None:
         "deleted when the session ends or after an idle hour "
         "(MEMORY_LAB_DEMO_IDLE_S)",
     )
+    p.add_argument(
+        "--agentic-memory",
+        action="store_true",
+        help="offer the replying model the memory tools (save, forget, recall, "
+        "...): the sidebar toggle starts on (MEMORY_LAB_AGENTIC_MEMORY); the "
+        "offline responder calls no tools",
+    )
     p.set_defaults(func=_run_app)
 
 
@@ -168,6 +175,15 @@ def _run_app(args: argparse.Namespace) -> int:
     # The app reads its settings from the environment; the flags travel there.
     if args.demo:
         env["MEMORY_LAB_APP_DEMO"] = "1"
+    if args.agentic_memory:
+        env["MEMORY_LAB_AGENTIC_MEMORY"] = "1"
+        if not args.settings.llm_base_url:
+            print(
+                "memory-lab app: note: --agentic-memory has no effect until a "
+                "model is chosen in the sidebar (or MEMORY_LAB_LLM_BASE_URL is "
+                "set): the offline responder calls no tools",
+                file=sys.stderr,
+            )
     for name, url in (
         ("MEMORY_LAB_STORE", args.stores.store),
         ("MEMORY_LAB_EPISODES_STORE", args.stores.episodes),

@@ -12,6 +12,8 @@ them.
 - `MEMORY_LAB_JUDGE_BASE_URL`, `_MODEL`, `_API_KEY`: the judge grading answers.
 - `MEMORY_LAB_LLM_CACHE`: the response cache file.
 - `MEMORY_LAB_LLM_MAX_CONNECTIONS`, `MEMORY_LAB_LLM_TIMEOUT_S`: how requests are made.
+- `MEMORY_LAB_AGENTIC_MEMORY`: the app offers its replying model the memory tools
+  (`memory-lab app --agentic-memory`; the sidebar toggle starts on).
 - `MEMORY_LAB_DATA`: the app's data folder; `MEMORY_LAB_RUNS`: where runs live.
 - `MEMORY_LAB_STORE`: a `postgresql://` URL for the transcript, facts, events and
   job ledger; `MEMORY_LAB_EPISODES_STORE`: an `http://host:port` Chroma server
@@ -73,6 +75,10 @@ class Settings(BaseSettings):
     )
     llm_max_connections: int = Field(default=4, ge=1)
     llm_timeout_s: float = Field(default=60.0, gt=0)
+    agentic_memory: bool = Field(
+        default=False,
+        description="The app's replying model is offered the memory tools.",
+    )
     data: Path | None = Field(default=None, description="The app's data folder.")
     app_demo: bool = Field(
         default=False,
