@@ -24,6 +24,7 @@ from app_ui import (  # noqa: E402
     owner_panel,
     sidebar,
     tiers,
+    trash_panel,
 )
 from app_ui.engines import memory_for  # noqa: E402
 from app_ui.settings import SettingsError  # noqa: E402
@@ -56,6 +57,7 @@ def main() -> None:
     sidebar.time_controls(engine, clock, tenant, thread)
     sidebar.replay_controls(engine, clock, tenant, thread)
     owner_panel.export_controls(engine, tenant)
+    trash_panel.trash_list(engine, tenant)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
     model_status.model_status(engine.brain)
 

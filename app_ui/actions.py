@@ -134,6 +134,10 @@ def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> Memory
     record = (
         event if isinstance(event, MemoryEvent) else MemoryEvent.model_validate(event)
     )
+    if record.undo and record.undo.get("op") == "restore_from_trash":
+        if record.tenant != tenant:
+            raise MemoryLabError(f"event {record.id} is not tenant {tenant!r}'s")
+        return engine.trash.restore(tenant, record.undo["kind"], record.undo["item"])
     return engine.facts.undo(tenant, record)
 
 

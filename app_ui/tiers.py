@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_ui import actions, fact_links
+from app_ui import actions, fact_links, trash_panel
 from app_ui.flash import flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
@@ -135,6 +135,14 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         chosen = st.selectbox(
             "Show the source turns of", [e["id"] for e in eps], key="episode_expand"
         )
+        st.button(
+            "Delete this episode",
+            key="episode_trash",
+            on_click=trash_panel.move_to_trash,
+            args=(engine, tenant, "episode", chosen),
+            help="Move to the trash: left out of retrieval at once, restorable "
+            "for a while, then purged for real with the turns it summarised.",
+        )
         turns = engine.expand_episode(tenant, chosen)
         st.dataframe(
             pd.DataFrame(
@@ -201,7 +209,7 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         format_func=lambda i: _fact_label(facts[i]),
     )
     live = facts[chosen]["status"] == "active"
-    a, b, c = st.columns(3)
+    a, b, c, d = st.columns(4)
     a.button(
         "Forget",
         key="fact_forget",
@@ -222,6 +230,15 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         disabled=live,
         on_click=_act,
         args=(actions.restore_fact, engine, tenant, chosen),
+    )
+    d.button(
+        "Delete",
+        key="fact_trash",
+        disabled=not live,
+        on_click=trash_panel.move_to_trash,
+        args=(engine, tenant, "fact", chosen),
+        help="Move to the trash: unused at once, restorable for a while, "
+        "then purged for real.",
     )
     flagged = engine.facts.flagged(tenant)
     st.markdown(f"**Flagged for review** ({len(flagged)})")

@@ -125,6 +125,7 @@ class MemoryEngine:
         # meter keeps them apart from the compression a trigger chose.
         self.metered_periods = MeteredBrain(self.brain, self.counter)
         self.data_dir = Path(data_dir) if data_dir is not None else None
+        self.trash_keep = trash_keep
         self._lock = threading.RLock()
         self.stores = stores or StoreSpec()
         if self.data_dir is None and not self.stores.remote:

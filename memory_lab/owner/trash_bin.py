@@ -119,8 +119,8 @@ class TrashBin:
 
     # --- writes --------------------------------------------------------------
 
-    def trash_fact(self, tenant: str, fact_id: str) -> TrashedItem:
-        """Forget an active fact and keep it restorable.
+    def trash_fact(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Forget an active fact and keep it restorable; the `moved_to_trash` event.
 
         Raises:
             TrashError: when the tenant holds no active fact with this id.
@@ -135,8 +135,8 @@ class TrashBin:
         label = f"{fact.category}.{fact.key} = {fact.value}"
         return self._put(tenant, "fact", fact_id, label)
 
-    def trash_episode(self, tenant: str, episode_id: str) -> TrashedItem:
-        """Leave a committed episode out of every read, restorably.
+    def trash_episode(self, tenant: str, episode_id: str) -> MemoryEvent:
+        """Leave a committed episode out of every read, restorably; the event.
 
         Raises:
             TrashError: when the tenant holds no such episode, or it is trashed.
@@ -147,12 +147,12 @@ class TrashBin:
         found = self._episodes.get(tenant, [episode_id])
         if not found:
             raise TrashError(f"no episode {episode_id!r} is held for tenant {tenant!r}")
-        held = self._put(tenant, "episode", episode_id, found[0].summary)
+        event = self._put(tenant, "episode", episode_id, found[0].summary)
         self._episodes_changed(tenant)
-        return held
+        return event
 
-    def restore(self, tenant: str, kind: TrashKind, item: str) -> TrashedItem:
-        """Bring an item back from the trash as it was.
+    def restore(self, tenant: str, kind: TrashKind, item: str) -> MemoryEvent:
+        """Bring an item back from the trash as it was; its event.
 
         Raises:
             TrashError: when the item is not in the tenant's trash.
@@ -169,8 +169,7 @@ class TrashBin:
             self.drop(tenant, kind, item)
         if kind == "episode":
             self._episodes_changed(tenant)
-        self._log(tenant, "restored_from_trash", held)
-        return held
+        return self._log(tenant, "restored_from_trash", held)
 
     def drop(self, tenant: str, kind: TrashKind, item: str) -> None:
         """Remove the trash row (after a restore, or once the item is purged)."""
@@ -180,7 +179,7 @@ class TrashBin:
                 (tenant, kind, item),
             )
 
-    def _put(self, tenant: str, kind: TrashKind, item: str, label: str) -> TrashedItem:
+    def _put(self, tenant: str, kind: TrashKind, item: str, label: str) -> MemoryEvent:
         line = " ".join(label.split())
         if len(line) > _LABEL_CHARS:
             line = line[: _LABEL_CHARS - 3].rstrip() + "..."
@@ -193,8 +192,7 @@ class TrashBin:
                 " trashed_at = excluded.trashed_at",
                 (tenant, kind, item, held.label, encode_time(held.trashed_at)),
             )
-        self._log(tenant, "moved_to_trash", held)
-        return held
+        return self._log(tenant, "moved_to_trash", held)
 
     def _log(self, tenant: str, kind: EventKind, held: TrashedItem) -> MemoryEvent:
         verb = "Moved to the trash" if kind == "moved_to_trash" else "Restored"

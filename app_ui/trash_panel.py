@@ -1,0 +1,96 @@
+"""Deleting a fact or an episode from the app, and the trash that brings it back.
+
+A deleted item goes to the engine's trash (`memory_lab.owner.trash_bin`): out of
+every read at once, restorable for the engine's `trash_keep`, purged for real
+when the folder is next opened after that. Chats have their own trash in the
+chat list (`chats`).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pandas as pd
+import streamlit as st
+
+from app_ui.flash import flash
+from memory_lab.engine import MemoryEngine
+from memory_lab.errors import MemoryLabError
+from memory_lab.owner.trash_bin import TrashKind
+
+
+def move_to_trash(
+    engine: MemoryEngine, tenant: str, kind: TrashKind, item: str
+) -> None:
+    """Button callback: trash a fact or an episode, and say so."""
+    try:
+        if kind == "fact":
+            event = engine.trash.trash_fact(tenant, item)
+        else:
+            event = engine.trash.trash_episode(tenant, item)
+    except MemoryLabError as err:
+        flash("error", str(err))
+    else:
+        days = engine.trash_keep / timedelta(days=1)
+        flash("success", f"{event.detail} (restorable for {days:g} days)")
+
+
+def restore_from_trash(
+    engine: MemoryEngine, tenant: str, kind: TrashKind, item: str
+) -> None:
+    """Button callback: bring an item back."""
+    try:
+        event = engine.trash.restore(tenant, kind, item)
+    except MemoryLabError as err:
+        flash("error", str(err))
+    else:
+        flash("success", event.detail)
+
+
+def trash_list(engine: MemoryEngine, tenant: str) -> None:
+    """The tenant's trashed facts and episodes, with a restore button."""
+    held = engine.trash.items(tenant)
+    sb = st.sidebar
+    with sb.expander(f"Trash: facts and episodes ({len(held)})"):
+        if not held:
+            st.caption(
+                "Empty. A fact or an episode deleted in the memory tabs waits "
+                "here before it is purged for real."
+            )
+            return
+        keep = engine.trash_keep
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {
+                        "kind": t.kind,
+                        "what": t.label,
+                        "restorable until": t.restorable_until(keep).strftime(
+                            "%Y-%m-%d %H:%M"
+                        ),
+                    }
+                    for t in held
+                ],
+                columns=["kind", "what", "restorable until"],
+            ),
+            hide_index=True,
+            key="trash_table",
+        )
+        by_key = {f"{t.kind}:{t.item}": t for t in held}
+        chosen = st.selectbox(
+            "Restore",
+            list(by_key),
+            key="trash_pick",
+            format_func=lambda k: f"{by_key[k].kind}: {by_key[k].label}",
+        )
+        picked = by_key[chosen]
+        st.button(
+            "Restore",
+            key="trash_restore",
+            on_click=restore_from_trash,
+            args=(engine, tenant, picked.kind, picked.item),
+        )
+        st.caption(
+            "Past its date an item is purged for real (text, vectors and "
+            "what was read from it) when the memory is next opened."
+        )
