@@ -36,11 +36,13 @@ from memlab_evals.log import (
 )
 from memlab_evals.system_types import RunHealth
 from memlab_evals.systems import (
+    check_models,
     is_baseline,
     is_peer,
     make_system,
     memory_settings,
     split_systems,
+    split_tools,
     system_params,
 )
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
@@ -293,11 +295,12 @@ def run_evals(
             with one worker, in this process).
 
     Raises:
-        ValueError: for an unknown system, a budget below 1, workers below 1
-            or an unknown executor.
+        ValueError: for an unknown system, a `+tools` system without `llm`, a
+            budget below 1, workers below 1 or an unknown executor.
         UnitFailedError: a unit failed on every attempt (Ray executor).
     """
     names = split_systems(systems if isinstance(systems, str) else ",".join(systems))
+    check_models(names, llm)
     budgets = tuple(dict.fromkeys(budgets))
     if not budgets:
         raise ValueError("give at least one budget")
@@ -380,7 +383,7 @@ def triggers_used(names: Sequence[str]) -> dict[str, dict[str, str]]:
     for name in names:
         if is_baseline(name) or is_peer(name):
             continue
-        for use in recipe(name).triggers:
+        for use in recipe(split_tools(name)[0]).triggers:
             trigger = get_trigger(use.name)
             if trigger is None or use.name in used:
                 continue

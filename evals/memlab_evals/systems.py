@@ -10,7 +10,9 @@ token budget.
 A system is named by a short stable string, because names go into run logs:
 ``A``, ``B+C``, ``A(a_max_messages=30)``, ``full``, ``window``, ``rag-bm25``,
 ``rag-embed``, ``rag-hybrid``, ``none``, and the peer libraries ``mem0`` and
-``langmem`` (`memlab_evals.peers`, loaded only when named).
+``langmem`` (`memlab_evals.peers`, loaded only when named). A recipe with the
+suffix ``+tools`` (``A+tools``, ``B+C+tools``) is the recipe with agentic memory:
+the replying model manages memory with the memory tools too; it needs a model.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ RETRIEVAL_BASELINES: tuple[str, ...] = ("rag-bm25", "rag-embed", "rag-hybrid")
 """Retrieval over raw turns: the best of these is what a memory recipe must beat."""
 PEERS: tuple[str, ...] = ("mem0", "langmem")
 """Other memory libraries run as systems (`memlab_evals.peers`); they need an LLM."""
+TOOLS_SUFFIX = "+tools"
+"""A recipe named with it runs with agentic memory (`AgenticMemorySystem`)."""
 
 
 @runtime_checkable
@@ -243,6 +247,39 @@ class MemorySystem:
         self.engine.close()
 
 
+class AgenticMemorySystem(MemorySystem):
+    """A recipe whose replying model also keeps memory through the memory tools.
+
+    After each user turn goes in, the model is shown that turn with the context
+    assembled for it and the tenant's memory tools, as when it replies live; the
+    calls it makes are carried out and logged as events (`tool_called`,
+    `tool_failed`), and its reply is dropped, since the conversation's own next
+    turn follows. Probes then read the memory the pipeline and the model built
+    together. Owed memory work is finished before each such turn, so what the
+    model is shown does not depend on the worker's pace. Costs one request or
+    more per user turn.
+    """
+
+    def ingest(self, msg: Message) -> None:
+        """Feed the turn through the graph, then let the model act on a user turn."""
+        super().ingest(msg)
+        if msg.role != "user":
+            return
+        from memory_lab.events import events_from_notes
+        from memory_lab.facts.tools import memory_tools
+
+        self.engine.flush()
+        bundle = self.engine.assemble(
+            self.tenant, msg.content, budget=_budget_config(self.budget)
+        )
+        tools = memory_tools(self.engine, self.tenant, session=msg.session)
+        answered = self.engine.metered.respond_with_tools(msg, bundle, tools)
+        now = self.engine.clock.now()
+        events = events_from_notes(self.tenant, now, answered.notes)
+        if events:
+            self.engine.events.append(self.tenant, events)
+
+
 def brain_usage(brain: object) -> dict[str, int]:
     """A brain's counters as plain ints: `usage()` where it has one, else `stats`."""
     usage = getattr(brain, "usage", None)
@@ -286,6 +323,34 @@ def split_systems(spec: str) -> list[str]:
     return names
 
 
+def split_tools(name: str) -> tuple[str, bool]:
+    """A system name without its ``+tools`` suffix, and whether it had one."""
+    if name.endswith(TOOLS_SUFFIX) and len(name) > len(TOOLS_SUFFIX):
+        return name[: -len(TOOLS_SUFFIX)], True
+    return name, False
+
+
+def needs_model(name: str) -> bool:
+    """Whether a system cannot run on the rule-based brain (``+tools`` recipes)."""
+    return split_tools(name)[1]
+
+
+def check_models(names: list[str], llm: LLMSettings | None) -> None:
+    """Refuse, before anything runs, systems that need a model when none is set.
+
+    Raises:
+        ValueError: naming the systems and what to set.
+    """
+    missing = [n for n in names if needs_model(n)]
+    if missing and llm is None:
+        raise ValueError(
+            f"{', '.join(missing)}: {TOOLS_SUFFIX} gives the replying model the "
+            "memory tools, and no model is configured (the rule-based brain calls "
+            "no tools); set --llm-base-url and --llm-model (MEMORY_LAB_LLM_BASE_URL, "
+            f"MEMORY_LAB_LLM_MODEL) or drop {TOOLS_SUFFIX}"
+        )
+
+
 def is_baseline(name: str) -> bool:
     """Whether the name is a raw-turn baseline rather than a recipe."""
     return name in BASELINES
@@ -304,6 +369,12 @@ def check_system(name: str) -> None:
     """
     if is_baseline(name) or is_peer(name):
         return
+    full, (name, tools) = name, split_tools(name)
+    if tools and (is_baseline(name) or is_peer(name)):
+        raise ValueError(
+            f"{full!r}: {TOOLS_SUFFIX} applies to memory recipes (A{TOOLS_SUFFIX}, "
+            f"B+C{TOOLS_SUFFIX}), not to {name!r}"
+        )
     known = ", ".join((*trigger_names(), "A+B", "...", *BASELINES, *PEERS))
     try:
         base, _ = split_spec(name)
@@ -326,7 +397,9 @@ def system_params(name: str) -> dict:
     """The full parameters of a memory recipe, for the run log; {} for the others."""
     if is_baseline(name) or is_peer(name):
         return {}
-    return recipe(name).model_dump(mode="json")
+    base, tools = split_tools(name)
+    params = recipe(base).model_dump(mode="json")
+    return {**params, "agentic_memory": True} if tools else params
 
 
 def _budget_config(total: int) -> BudgetConfig:
@@ -374,7 +447,8 @@ def make_system(
     """Build the system a name describes, fresh, for one conversation.
 
     Args:
-        name: A recipe spec (``A``, ``A+B``, ``B(b_high_water=800)``) or a baseline.
+        name: A recipe spec (``A``, ``A+B``, ``B(b_high_water=800)``), one with
+            ``+tools`` (agentic memory), or a baseline.
         budget: Context token budget; ignored by ``full``.
         tenant: The conversation's tenant (memory recipes only).
         start: Time of the first turn; the manual clock starts there.
@@ -385,6 +459,9 @@ def make_system(
             the rule-based brain and skips the peers. Baselines call no brain.
         stores: Servers for a memory recipe's stores (baselines keep none).
         extractor: How a memory recipe's offline brain reads facts.
+
+    Raises:
+        ValueError: for an unknown system, or a ``+tools`` recipe without `llm`.
     """
     counter = counter or default_counter()
     factories: dict[str, Callable[[], System]] = {
@@ -404,6 +481,21 @@ def make_system(
             name, budget=budget, counter=counter, llm=llm, data_dir=data_dir
         )
     check_system(name)
+    base, tools = split_tools(name)
+    if tools:
+        check_models([name], llm)
+        assert llm is not None
+        return AgenticMemorySystem(
+            name,
+            recipe(base),
+            budget,
+            tenant,
+            start,
+            data_dir,
+            llm=llm.model_copy(update={"agentic_memory": True}),
+            stores=stores,
+            extractor=extractor,
+        )
     return MemorySystem(
         name,
         recipe(name),
