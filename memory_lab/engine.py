@@ -22,8 +22,6 @@ from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
 from memory_lab.chats import ChatCatalog
 from memory_lab.chats.catalog import TRASH_DAYS
-from memory_lab.owner.empty_trash import empty_trash_apart
-from memory_lab.owner.trash_bin import TrashBin
 from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
@@ -39,6 +37,8 @@ from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
 from memory_lab.jobs.worker import MemoryWorker
+from memory_lab.owner.empty_trash import empty_trash_apart
+from memory_lab.owner.trash_bin import TrashBin
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.stores.locations import StoreSpec, namespace_key

@@ -36,6 +36,27 @@ def delete_rows(conn: Any, kind: str, tenant: str, ids: Sequence[str]) -> int:
     )
 
 
+def delete_trash(conn: Any, tenant: str, kind: str, ids: Sequence[str]) -> int:
+    """Delete the trash rows of purged facts or episodes (their label quotes them)."""
+    return sum(
+        conn.execute(
+            "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
+            (tenant, kind, i),
+        ).rowcount
+        for i in dict.fromkeys(ids)
+    )
+
+
+def relabel_trash(
+    conn: Any, tenant: str, kind: str, ids: Sequence[str], label: str
+) -> None:
+    """Replace the label of trashed items whose text a purge removed."""
+    conn.executemany(
+        "UPDATE trash SET label = ? WHERE tenant = ? AND kind = ? AND item = ?",
+        [(label, tenant, kind, i) for i in dict.fromkeys(ids)],
+    )
+
+
 def delete_links(conn: Any, tenant: str, fact_ids: Sequence[str]) -> int:
     """Delete the tenant's links with a purged fact at either end.
 

@@ -46,6 +46,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
             "events": holdings.events.events(tenant),
             "jobs": tables.read_jobs(conn, tenant),
             "chats": tables.read_chats(conn, tenant),
+            "trash": tables.read_trash(conn, tenant),
         }
     periods = holdings.periods.get(tenant) if holdings.periods is not None else []
     records["periods"] = sorted(periods, key=lambda p: (p.thread, p.start, p.id))

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from memory_lab.chats.catalog import ChatCatalog
 from memory_lab.errors import MemoryLabError
 from memory_lab.jobs.ledger import JobLedger
+from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
 from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
@@ -104,8 +105,10 @@ def open_holdings(
         stores = (SqliteTranscriptStore(db), SqliteFactStore(db), SqliteEventLog(db))
         ledger = JobLedger(db)
         links = SqliteFactLinkStore(db)
-        # The chat catalog's table, so its rows can be exported and imported.
+        # The chat catalog's and the trash's tables, so their rows can be
+        # exported and imported.
         ChatCatalog(db, stores[0])
+        db.ensure(TRASH_SCHEMA)
         for name in ("episodes", "periods"):
             opened.append(_open_index(data_dir, spec, embedder, name, create))
     except BaseException:

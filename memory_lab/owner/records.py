@@ -104,6 +104,16 @@ class ChatRow(Record):
     trashed_at: AwareDatetime | None = None
 
 
+class TrashRow(Record):
+    """A fact or an episode in the trash: which, what it held, since when."""
+
+    tenant: str
+    kind: Literal["fact", "episode"]
+    item: str
+    label: str
+    trashed_at: AwareDatetime
+
+
 class ExportHeader(BaseModel):
     """The first line: what the file is, whose it is and what it holds."""
 
@@ -141,6 +151,7 @@ class TenantExport(BaseModel):
     events: list[MemoryEvent] = []
     jobs: list[JobRow] = []
     chats: list[ChatRow] = []
+    trash: list[TrashRow] = []
 
     @property
     def tenant(self) -> str:
@@ -168,6 +179,7 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
     ("event", "events", MemoryEvent),
     ("job", "jobs", JobRow),
     ("chat", "chats", ChatRow),
+    ("trash", "trash", TrashRow),
 )
 """(kind, `TenantExport` field, model) in file order."""
 
@@ -189,6 +201,7 @@ _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "event": (("id", lambda e: e.id),),
     "job": (("thread/kind/first_seq", lambda j: (j.thread, j.kind, j.first_seq)),),
     "chat": (("thread", lambda c: c.thread),),
+    "trash": (("kind/item", lambda t: (t.kind, t.item)),),
 }
 """What must not repeat within a kind: the stores' unique keys, by name."""
 

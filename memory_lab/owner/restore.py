@@ -117,6 +117,7 @@ def _write_rows(holdings: Holdings, conn: object, export: TenantExport) -> None:
     holdings.events.append(tenant, export.events)
     tables.write_jobs(conn, tenant, export.jobs)
     tables.write_chats(conn, tenant, export.chats)
+    tables.write_trash(conn, tenant, export.trash)
     holdings.ledger.commit_episodes(tenant, export.episodes)
 
 

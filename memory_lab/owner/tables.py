@@ -12,7 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memory_lab.owner.records import ChatRow, JobRow, ThreadState, TranscriptRow
+from memory_lab.owner.records import (
+    ChatRow,
+    JobRow,
+    ThreadState,
+    TranscriptRow,
+    TrashRow,
+)
 from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
 
 TENANT_TABLES = (
@@ -24,6 +30,7 @@ TENANT_TABLES = (
     "memory_jobs",
     "memory_episodes",
     "chats",
+    "trash",
 )
 """Every table with a row per tenant record."""
 
@@ -160,4 +167,26 @@ def write_chats(conn: Any, tenant: str, chats: Sequence[ChatRow]) -> None:
             )
             for c in chats
         ],
+    )
+
+
+_TRASH_COLUMNS = tuple(f for f in TrashRow.model_fields if f != "tenant")
+
+
+def read_trash(conn: Any, tenant: str) -> list[TrashRow]:
+    """The tenant's trashed facts and episodes, by kind and id."""
+    rows = conn.execute(
+        f"SELECT {', '.join(_TRASH_COLUMNS)} FROM trash WHERE tenant = ?"
+        " ORDER BY kind, item",
+        (tenant,),
+    ).fetchall()
+    return [TrashRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def write_trash(conn: Any, tenant: str, rows: Sequence[TrashRow]) -> None:
+    """Insert trash rows as they were."""
+    conn.executemany(
+        f"INSERT INTO trash (tenant, {', '.join(_TRASH_COLUMNS)})"
+        f" VALUES ({', '.join('?' * (len(_TRASH_COLUMNS) + 1))})",
+        [(tenant, t.kind, t.item, t.label, encode_time(t.trashed_at)) for t in rows],
     )

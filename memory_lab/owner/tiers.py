@@ -26,6 +26,7 @@ from memory_lab.owner.disk import (
 from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
+from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
 from memory_lab.stores.sqlite_facts import SqliteFactStore
@@ -78,6 +79,7 @@ class PurgeFolder:
         self.log = PurgeLog(self.db)
         # Made here too, so a folder from before the catalog can be purged.
         ChatCatalog(self.db, self.transcript)
+        self.db.ensure(TRASH_SCHEMA)
         built_by = embedder or MiniLMEmbedder
         self._embedder = NameOnly(built_by.name, built_by.dim)
         self._indexes: dict[str, ChromaEpisodeStore | None] = {}
@@ -202,6 +204,7 @@ def _facts(
     with opened.db.write() as conn:
         removed = erase.delete_rows(conn, "facts", t.tenant, plan.facts)
         links = erase.delete_links(conn, t.tenant, plan.facts)
+        erase.delete_trash(conn, t.tenant, "fact", plan.facts)
         opened.log.tier_done(t.id, "facts", {"rows": removed, "links": links})
 
 
@@ -220,6 +223,10 @@ def _episodes(
         lost = [_lost(e, left) for e in ledger.episodes(tenant, plan.lost)]
         empty = [e.id for e in lost if not e.turn_ids]
         erase.delete_rows(conn, "episodes", tenant, empty)
+        # A trashed episode's row quotes its summary: it goes with the episode,
+        # or says what is left of one that stays trashed.
+        erase.delete_trash(conn, tenant, "episode", plan.episodes)
+        erase.relabel_trash(conn, tenant, "episode", plan.lost, LOST)
         erase.replace_episodes(conn, tenant, [e for e in lost if e.turn_ids])
         for thread in plan.threads:
             marks = ledger.marks(tenant, thread)

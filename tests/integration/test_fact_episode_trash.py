@@ -200,3 +200,39 @@ def test_purge_by_episode_from_the_command_line(data: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert files_holding(data, SECRET) == []
+
+
+def test_a_purge_takes_the_trash_rows_that_quote_what_it_removed(data: Path) -> None:
+    with _open(data, T0 + timedelta(days=3)) as engine:
+        engine.trash.trash_fact(TENANT, _secret_fact(engine))
+        engine.trash.trash_episode(TENANT, _secret_episode(engine))
+        assert any(SECRET in t.label for t in engine.trash.items(TENANT))
+    run = [sys.executable, "-m", "memlab_cli.main", "purge", "--data", str(data)]
+    done = subprocess.run(
+        [*run, "--tenant", TENANT, "--chat", "s1", "--by", "test"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert files_holding(data, SECRET) == []
+    with _open(data, T0 + timedelta(days=4)) as engine:
+        assert engine.trash.items(TENANT) == []
+
+
+def test_export_and_import_carry_the_trash(data: Path, tmp_path: Path) -> None:
+    with _open(data, T0 + timedelta(days=3)) as engine:
+        engine.trash.trash_episode(TENANT, _secret_episode(engine))
+        held = engine.trash.items(TENANT)
+        context = _context(engine)
+    out = tmp_path / "ana.jsonl"
+    run = [sys.executable, "-m", "memlab_cli.main"]
+    for args in (
+        ["export", "--data", str(data), "--tenant", TENANT, "--out", str(out)],
+        ["import", "--data", str(tmp_path / "copy"), str(out)],
+    ):
+        done = subprocess.run([*run, *args], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+    assert '"kind": "trash"' in out.read_text()
+    with _open(tmp_path / "copy", T0 + timedelta(days=3)) as engine:
+        assert engine.trash.items(TENANT) == held
+        assert _context(engine) == context

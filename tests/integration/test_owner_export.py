@@ -98,6 +98,8 @@ def _build(path: Path) -> None:
     engine.chats.rename(TENANT, "side", "About Miso")
     trashed = engine.chats.create(TENANT, T0 + timedelta(days=8), title="Old plans")
     engine.chats.trash(TENANT, trashed.thread, T0 + timedelta(days=9))
+    # An episode in the trash: the copy must leave it out of reads too.
+    engine.trash.trash_episode(TENANT, engine.episodes.get(TENANT)[0].id)
     engine.close()
 
 

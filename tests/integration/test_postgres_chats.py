@@ -35,3 +35,21 @@ def test_chats_round_trip_on_postgres(postgres_url):
     with pytest.raises(UnknownChatError):
         chats.get("b", chat.thread)
     db.close()
+
+
+def test_facts_go_to_the_trash_and_back_on_postgres(postgres_url):
+    from memory_lab import ManualClock, MemoryEngine
+    from memory_lab.stores.locations import StoreSpec
+
+    spec = StoreSpec(store=postgres_url, namespace=f"pg_{uuid.uuid4().hex[:12]}")
+    with MemoryEngine(stores=spec, clock=ManualClock(T0)) as engine:
+        engine.chat("a", "Hi! My name is Lena Berg and I live in Oslo.")
+        engine.flush()
+        fact = engine.facts.active("a")[0]
+        engine.trash.trash_fact("a", fact.id)
+        [held] = engine.trash.items("a")
+        assert (held.kind, held.item) == ("fact", fact.id)
+        assert fact.id not in {f.id for f in engine.facts.active("a")}
+        engine.trash.restore("a", "fact", fact.id)
+        assert engine.trash.items("a") == []
+        assert fact.id in {f.id for f in engine.facts.active("a")}
