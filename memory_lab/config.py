@@ -518,6 +518,58 @@ class LimitsConfig(Frozen):
     max_message_chars: int = Field(default=200_000, ge=1)
 
 
+class RetentionConfig(Frozen):
+    """How long each tier keeps what it holds; None keeps it for good.
+
+    Applied by the maintenance graph (a `retention` job at most once per
+    `every`, on the engine's clock): what is past its age is removed for real,
+    by the purge's own tiers, each tier on its own, so raw turns can go while
+    the episodes that summarise them stay. A turn no episode summarises yet is
+    never removed (compression summarises; retention does not drop), nor is a
+    tenant's newest turn (turn numbers are never given twice).
+    """
+
+    raw_turns_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="Summarised transcript turns older than this are removed.",
+    )
+    episodes_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="Episodes, and day and week summaries, that ended longer ago.",
+    )
+    facts_days: dict[str, float] = Field(
+        default_factory=dict,
+        description="Per fact category: rows recorded longer ago are removed "
+        "(active ones too). A category not named here is kept.",
+    )
+    events_days: float | None = Field(
+        default=None, gt=0, description="Run-log events older than this."
+    )
+    every_hours: float = Field(
+        default=24.0, gt=0, description="How often retention is applied."
+    )
+
+    @field_validator("facts_days")
+    @classmethod
+    def _positive_ages(cls, value: dict[str, float]) -> dict[str, float]:
+        bad = sorted(k for k, days in value.items() if not days > 0)
+        if bad:
+            raise ValueError(f"facts_days must be > 0 for: {', '.join(bad)}")
+        return value
+
+    @property
+    def active(self) -> bool:
+        """Whether any tier has an age limit."""
+        return bool(
+            self.raw_turns_days
+            or self.episodes_days
+            or self.facts_days
+            or self.events_days
+        )
+
+
 class LLMSettings(Frozen):
     """An OpenAI-compatible endpoint; absent means the offline rule-based brain."""
 
@@ -669,6 +721,7 @@ class MemoryConfig(Frozen):
     assembly: AssemblyConfig = Field(default_factory=AssemblyConfig)
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
     llm: LLMSettings | None = None
     extractor: Extractor = Field(
         default=DEFAULT_EXTRACTOR,
@@ -676,3 +729,14 @@ class MemoryConfig(Frozen):
         "parse, with the rules for instructions and corrections) or `rules` (the "
         "pattern table alone, for ablations).",
     )
+
+    @model_validator(mode="after")
+    def _retention_names_known_categories(self) -> MemoryConfig:
+        known = sorted(self.facts.categories)
+        unknown = sorted(set(self.retention.facts_days) - set(known))
+        if unknown:
+            raise ValueError(
+                f"retention.facts_days names unknown fact categories: "
+                f"{', '.join(unknown)} (known: {', '.join(known)})"
+            )
+        return self
