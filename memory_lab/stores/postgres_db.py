@@ -189,6 +189,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    # 7: tombstones of purges (`memory_lab.owner.tombstones`): retention runs
+    # the purge's tiers on a store of any kind.
+    (
+        """
+        CREATE TABLE purges (
+            id           BIGSERIAL PRIMARY KEY,
+            tenant       TEXT NOT NULL,
+            selection    TEXT NOT NULL,
+            requested_by TEXT NOT NULL,
+            asked_at     TEXT NOT NULL,
+            finished_at  TEXT,
+            status       TEXT NOT NULL,
+            counts       TEXT NOT NULL,
+            plan         TEXT,
+            cache_path   TEXT
+        )
+        """,
+    ),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 
