@@ -242,17 +242,28 @@ def _add_llm(sub: argparse._SubParsersAction) -> None:
         "--model", type=Path, help="a GGUF file (default: the packaged SmolLM2-135M)"
     )
     serve.add_argument("--port", type=int, default=8080, help="port (default 8080)")
+    serve.add_argument(
+        "--tools",
+        action="store_true",
+        help="answer tool calls with tool_choice auto (agentic memory): llama.cpp "
+        "uses its chatml-function-calling format instead of the model's template",
+    )
     serve.set_defaults(func=_run_llm_serve)
 
 
 def _run_llm_serve(args: argparse.Namespace) -> int:
-    from memory_lab.llm.local_server import serve_forever
+    from memory_lab.llm.local_server import TOOL_CALLING_ARGS, serve_forever
 
     if args.model is not None and not args.model.exists():
         raise MemoryLabError(f"{args.model}: no such model file")
     if not 0 < args.port < 65536:
         raise MemoryLabError(f"--port must be 1..65535, got {args.port}")
-    serve_forever(args.model, port=args.port, echo=lambda line: print(line, flush=True))
+    serve_forever(
+        args.model,
+        port=args.port,
+        echo=lambda line: print(line, flush=True),
+        extra_args=TOOL_CALLING_ARGS if args.tools else (),
+    )
     return 0
 
 

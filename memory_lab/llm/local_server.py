@@ -51,6 +51,19 @@ _SERVER_ENV = frozenset(
 )  # fmt: skip
 
 
+TOOL_CALLING_ARGS: tuple[str, ...] = ("--chat_format", "chatml-function-calling")
+"""`llama_cpp.server` flags for OpenAI tool calling with `tool_choice="auto"`.
+
+This server is llama-cpp-python's, which has no `--jinja` (that is llama.cpp's
+own `llama-server`). With the chat format read from the GGUF it answers a request
+that offers tools in prose unless `tool_choice` names one function; this format
+writes the tools into the system prompt and lets the model choose text or calls.
+It is ChatML, the template SmolLM2 was trained on, and still honours
+`response_format` JSON objects, but it is not the default: every other request
+would then go through a template other than the model's own.
+"""
+
+
 class LocalServerError(MemoryLabError):
     """The local model server is missing, failed to start, or died."""
 

@@ -101,6 +101,7 @@ def test_save_recall_and_forget_through_the_models_tool_calls(script, openai_ser
         answered = script.tool_requests()[-1]
         (result,) = _tool_messages(answered)
         asked = answered["messages"][-2]["tool_calls"][0]
+        assert answered["messages"][-2]["content"] == ""
         assert asked["function"]["name"] == "memory_recall"
         assert result["tool_call_id"] == asked["id"]
         assert "green" in result["content"]
@@ -170,7 +171,7 @@ def test_the_round_limit_stops_a_model_that_never_stops_calling_tools(
 
         bodies = script.tool_requests()
         assert len(bodies) == 3
-        assert [b.get("tool_choice") for b in bodies] == [None, None, "none"]
+        assert [b.get("tool_choice") for b in bodies] == ["auto", "auto", "none"]
         assert step.reply.startswith(FAILED_PREAMBLE)
         fallback = [e for e in step.events if e.kind == "brain_fallback"]
         assert fallback and "tool round limit" in fallback[0].detail

@@ -100,7 +100,9 @@ def reply_with_tools(
     sent = list(messages)
     uses = [] if uses is None else uses
     for round_ in range(max_rounds):
-        completion = ask(sent, specs, None)
+        # "auto" is OpenAI's default with tools; said outright because
+        # llama-cpp-python's function-calling format answers in prose without it.
+        completion = ask(sent, specs, "auto")
         if not completion.tool_calls:
             return ToolReply(completion.text.strip(), tuple(uses), round_ + 1, False)
         sent.append(_assistant_turn(completion))
@@ -142,10 +144,14 @@ def _failed(call: ToolCall, why: str) -> ToolUse:
 
 
 def _assistant_turn(completion: Completion) -> dict[str, Any]:
-    """The model's calls as the assistant message the next request must repeat."""
+    """The model's calls as the assistant message the next request must repeat.
+
+    Its content is a string even when empty: llama-cpp-python's server refuses
+    the `null` OpenAI allows beside tool calls.
+    """
     return {
         "role": "assistant",
-        "content": completion.text or None,
+        "content": completion.text,
         "tool_calls": [
             {
                 "id": c.id,
