@@ -26,7 +26,8 @@ Map of the library:
   core), `folding` (which facts consolidation folds) and `consolidation` (the
   brain's grounded value for them), `timeline` (as-of queries on valid and record
   time), `valid_time`, `dedup` (one fact per meaning), `commands` and `explicit`
-  (remember / forget / correct), `suggestions`, `tools` (memory tools for an agent).
+  (remember / forget / correct), `suggestions`, `tools` (memory tools for an agent,
+  and what the engine offers a replying model with agentic memory on).
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
 - `brains/`: the protocol (results carry tenant-free notes; `usage()` counts),
@@ -34,7 +35,8 @@ Map of the library:
   busy or failing over);
   `rule_based/` (offline default), `parsed/` (its facts from a dependency
   parse) and `llm/` (OpenAI-compatible: `brain`,
-  `endpoint`, `breaker`, `extraction`, `grounding`); `prompts/`: one module per
+  `endpoint`, `breaker`, `extraction`, `grounding`, `tool_loop` (a reply with
+  memory tools: calls, results, the round limit)); `prompts/`: one module per
   LLM task.
 - `stores/`: transcript, facts and events on SQLite (or Postgres); episodes on
   ChromaDB; in-memory references.
