@@ -9,7 +9,7 @@ field. Settings from the environment are read only at the edges (CLI, app), by
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
 
 from pydantic import (
@@ -558,6 +558,10 @@ class RetentionConfig(Frozen):
         if bad:
             raise ValueError(f"facts_days must be > 0 for: {', '.join(bad)}")
         return value
+
+    def period(self, now: datetime) -> int:
+        """The number of the retention period `now` falls in (one job per period)."""
+        return int(now.timestamp() // (self.every_hours * 3600))
 
     @property
     def active(self) -> bool:

@@ -128,7 +128,8 @@ class MemoryEngine:
         self.trash_keep = trash_keep
         self._lock = threading.RLock()
         self.stores = stores or StoreSpec()
-        if self.data_dir is None and not self.stores.remote:
+        held_in_process = self.data_dir is None and not self.stores.remote
+        if held_in_process:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
                 InMemoryEventLog,
@@ -204,6 +205,7 @@ class MemoryEngine:
             periods=self.periods,
             live=self.live,
             tools=offered_tools(self),
+            retention=None if held_in_process else self._apply_retention,
         )
         self.trash = TrashBin(
             self.jobs.db,
@@ -467,9 +469,16 @@ class MemoryEngine:
             state=out,
         )
 
+    def _apply_retention(self, job: Job) -> list[MemoryEvent]:
+        from memory_lab.owner.retention import apply_retention
+
+        return apply_retention(self.deps, job, self.data_dir)
+
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)
         events = [MemoryEvent.model_validate(e) for e in out.get("events", [])]
+        if job.kind == "retention":
+            return events
         # Days and weeks that ended by the job's time are summarised here, on the
         # worker: they read the transcript, and the brain never runs on a turn.
         # The job is committed by now, so a failure here is logged, not retried
@@ -494,10 +503,12 @@ class MemoryEngine:
     def _job_failed(self, job: Job, error: BaseException, gave_up: bool) -> None:
         from memory_lab.events import make_event
 
-        detail = (
-            f"{job.kind} of turns {job.first_seq}..{job.last_seq} failed"
-            f"{' for good' if gave_up else ', will retry'}: {error!r}"
+        what = (
+            f"retention (period {job.first_seq})"
+            if job.kind == "retention"
+            else f"{job.kind} of turns {job.first_seq}..{job.last_seq}"
         )
+        detail = f"{what} failed{' for good' if gave_up else ', will retry'}: {error!r}"
         event = make_event(
             job.tenant,
             "job_failed",

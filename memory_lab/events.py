@@ -41,6 +41,7 @@ EventKind = Literal[
     "tool_failed",
     "moved_to_trash",
     "restored_from_trash",
+    "retention_applied",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 

@@ -2,7 +2,8 @@
 
 Flow of a turn: ingest -> check triggers (record memory jobs) -> (assemble ->
 respond). Compression and extraction run after the turn, one job at a time, in
-the maintenance graph (route by job kind -> compress_window | extract_facts),
+the maintenance graph (route by job kind -> compress_window | extract_facts |
+apply_retention),
 which the engine's background worker runs (`memory_lab.jobs`).
 
 `builder()` and `maintenance_builder()` return the unbuilt StateGraphs so tests
@@ -43,11 +44,15 @@ def maintenance_builder() -> StateGraph:
     g = StateGraph(JobState, context_schema=Deps)
     g.add_node("compress_window", nodes.compress_window)
     g.add_node("extract_facts", nodes.extract_facts)
+    g.add_node("apply_retention", nodes.apply_retention)
     g.add_conditional_edges(
-        START, routing.by_job_kind, ["compress_window", "extract_facts"]
+        START,
+        routing.by_job_kind,
+        ["compress_window", "extract_facts", "apply_retention"],
     )
     g.add_edge("compress_window", END)
     g.add_edge("extract_facts", END)
+    g.add_edge("apply_retention", END)
     return g
 
 

@@ -19,9 +19,10 @@ from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.jobs.committed import CommittedEpisodeStore
-from memory_lab.jobs.ledger import JobLedger
+from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.stores.base import EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
+from memory_lab.types import MemoryEvent
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,6 @@ class Deps:
     tools: Callable[[str, str], Sequence[BaseTool]] | None = None
     """Agentic memory: the memory tools of a tenant and session, offered to the
     replying model; None (the default, and always offline) offers none."""
+    retention: Callable[[Job], list[MemoryEvent]] | None = None
+    """Carries out a retention job on the stores the engine holds; None where
+    they cannot delete (memory kept in this process only)."""

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from memory_lab.context.build import build_context
 from memory_lab.context.live import read_live
-from memory_lab.events import events_from_notes
+from memory_lab.events import events_from_notes, make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import JobState, MemoryState
 from memory_lab.jobs import phases
@@ -142,3 +142,20 @@ def compress_window(state: JobState, runtime: Runtime[Deps]) -> dict:
 def extract_facts(state: JobState, runtime: Runtime[Deps]) -> dict:
     """Background: extract a job's span into facts and reconcile them."""
     return {"events": _dump(extract_span(runtime.context, state["job"]))}
+
+
+def apply_retention(state: JobState, runtime: Runtime[Deps]) -> dict:
+    """Background: remove what the retention policy says is past its age."""
+    deps, job = runtime.context, state["job"]
+    if deps.retention is None:
+        event = make_event(
+            job.tenant,
+            "retention_applied",
+            job.asked_at,
+            "Retention not applied: this memory is held in this process only",
+        )
+        with deps.jobs.db.write():
+            deps.events.append(job.tenant, [event])
+            deps.jobs.finish(job)
+        return {"events": _dump([event])}
+    return {"events": _dump(deps.retention(job))}

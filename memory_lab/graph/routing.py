@@ -13,5 +13,9 @@ def after_check(state: MemoryState) -> str:
 
 
 def by_job_kind(state: JobState) -> str:
-    """A compression job compresses; an extraction job extracts."""
-    return "compress_window" if state["job"].kind == "compress" else "extract_facts"
+    """A compression job compresses, an extraction job extracts, and so on."""
+    return {
+        "compress": "compress_window",
+        "extract": "extract_facts",
+        "retention": "apply_retention",
+    }[state["job"].kind]

@@ -76,7 +76,7 @@ _SCHEMA = (
     "ON memory_episodes (tenant, first_seq)",
 )
 
-JobKind = Literal["compress", "extract"]
+JobKind = Literal["compress", "extract", "retention"]
 
 MAX_ATTEMPTS = 3
 """A job that raised this many times is marked failed instead of retried forever."""
@@ -107,7 +107,11 @@ class ThreadMarks:
 
 @dataclass(frozen=True)
 class Job:
-    """One unit of memory work over a thread's turns first_seq..last_seq."""
+    """One unit of memory work over a thread's turns first_seq..last_seq.
+
+    A retention job is tenant-wide: its first_seq and last_seq both hold the
+    number of the retention period it was asked in (one job per period).
+    """
 
     id: int
     tenant: str

@@ -99,6 +99,11 @@ def plan_memory_work(
             extract_planned_upto=extract_upto,
             session=new[-1].session if new else marks.session,
         )
+        retention = deps.config.retention
+        if retention.active:
+            # One per period: a repeat of the period's job is ignored.
+            period = retention.period(now)
+            jobs.append(("retention", period, period, "retention"))
         phases.reached("trigger_decision")
         deps.jobs.add_jobs(tenant, thread, jobs, now, owner=owner_of(deps))
         deps.jobs.save_marks(tenant, thread, marks)
@@ -132,6 +137,16 @@ def owner_of(deps: Deps) -> str:
     return config_fingerprint(deps.config)
 
 
+#: Settings that change how replies are made and never how memory work is done:
+#: switching agentic memory must not leave the jobs already recorded to no one.
+_REPLY_ONLY = {"llm": {"agentic_memory", "tool_rounds"}}
+
+
 def config_fingerprint(config: MemoryConfig) -> str:
-    """A short digest of a whole configuration (recipe, budgets, facts, brain)."""
-    return hashlib.sha1(config.model_dump_json().encode()).hexdigest()[:16]
+    """A short digest of a whole configuration (recipe, budgets, facts, brain).
+
+    Reply-only settings (agentic memory) are left out, so the digest is the one
+    the same configuration had before they existed.
+    """
+    dumped = config.model_dump_json(exclude=_REPLY_ONLY)
+    return hashlib.sha1(dumped.encode()).hexdigest()[:16]

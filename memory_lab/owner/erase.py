@@ -99,7 +99,8 @@ def rewind(conn: Any, tenant: str, upto: int) -> None:
     The transcript numbers a tenant's next turn after its newest one, so once
     the newest turns are purged their seqs are given again. Marks past `upto`
     would pass those new turns over as already decided or compressed, and job
-    rows past it would refuse their jobs as asked for twice.
+    rows past it would refuse their jobs as asked for twice. Retention jobs
+    number periods, not turns, and are left alone.
     """
     names = [f.name for f in fields(ThreadMarks) if f.name.endswith("_upto")]
     marks = ", ".join(f"{n} = CASE WHEN {n} > ? THEN ? ELSE {n} END" for n in names)
@@ -108,11 +109,13 @@ def rewind(conn: Any, tenant: str, upto: int) -> None:
         (*[upto, upto] * len(names), tenant),
     )
     conn.execute(
-        "DELETE FROM memory_jobs WHERE tenant = ? AND first_seq > ?", (tenant, upto)
+        "DELETE FROM memory_jobs WHERE tenant = ? AND first_seq > ?"
+        " AND kind != 'retention'",
+        (tenant, upto),
     )
     conn.execute(
         "UPDATE memory_jobs SET last_seq = ? WHERE tenant = ?"
-        " AND status = 'pending' AND last_seq > ?",
+        " AND status = 'pending' AND last_seq > ? AND kind != 'retention'",
         (upto, tenant, upto),
     )
 
@@ -121,7 +124,7 @@ def clear_errors(conn: Any, tenant: str, seqs: Collection[int]) -> int:
     """Drop the error text of jobs over any of `seqs`: it may quote those turns."""
     failed = conn.execute(
         "SELECT id, first_seq, last_seq FROM memory_jobs WHERE tenant = ?"
-        " AND error IS NOT NULL",
+        " AND error IS NOT NULL AND kind != 'retention'",
         (tenant,),
     ).fetchall()
     hit = [

@@ -1,0 +1,218 @@
+"""Retention: each tier keeps what it holds only as long as the policy says.
+
+The maintenance graph runs a `retention` job at most once per
+`RetentionConfig.every_hours` (recorded by the turn that finds the period new,
+like any memory work). The job works out, at the job's own time, what is past
+its age, and removes it with the purge's own tiers (`owner.tiers`), tier by
+tier, without a purge's cascade: raw turns can go while the episodes that
+summarise them stay, and a fact goes by its category's age, not because a turn
+it was read from went.
+
+- raw turns: summarised ones (an episode covers them) stamped before
+  `now - raw_turns_days`; a turn no episode covers yet is kept (compression
+  summarises, retention does not drop), and so is the tenant's newest turn
+  (turn numbers are never given twice);
+- episodes: those that ended before `now - episodes_days`, with the turns they
+  summarised and the day and week summaries that ended before then; the running
+  summary is rebuilt from the episodes left;
+- facts: rows of a category named in `facts_days` recorded before its age;
+- events: run-log events older than `events_days`; an event that names or
+  quotes a removed record goes with it, whatever its age (it would keep the
+  text the policy removed).
+
+The job runs in the process that holds the stores, so the records are gone from
+every read at once; the file rewrite that makes them unreadable on disk (the
+purge's `disk` tier) needs the folder closed, and is done by the next process
+that opens it, which finishes the job's tombstone (left `running` until then).
+A store without files (Postgres) has no such tier to wait for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory_lab.events import make_event
+from memory_lab.owner import erase
+from memory_lab.owner.plan import PurgePlan
+from memory_lab.owner.tiers import TIER_RUNS, TIERS, phrase_matcher
+from memory_lab.owner.tombstones import PurgeLog
+from memory_lab.types import MemoryEvent
+
+if TYPE_CHECKING:
+    from memory_lab.graph.deps import Deps
+    from memory_lab.jobs.ledger import Job
+
+REQUESTED_BY = "retention policy"
+IN_PROCESS_TIERS = tuple(t for t in TIERS if t != "disk")
+"""The purge tiers retention runs in the process that holds the stores; `disk`
+waits for a process that opens the folder afresh. The LLM response cache is
+not searched (the tombstone names none)."""
+
+
+def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
+    """What the policy says is past its age for `tenant` at `now` (ids only)."""
+    policy = deps.config.retention
+    ledger, transcript = deps.jobs, deps.transcript
+    with ledger.db.read() as conn:
+        threads = erase.threads(conn, tenant)
+    held = transcript.messages(tenant)
+    newest = max((m.seq for m in held), default=-1)
+    turns: dict[str, int] = {}
+    if policy.raw_turns_days:
+        cutoff = now - timedelta(days=policy.raw_turns_days)
+        for thread in threads:
+            upto = ledger.marks(tenant, thread).compressed_upto
+            for m in transcript.messages(tenant, thread, last_seq=upto):
+                if m.timestamp < cutoff:
+                    turns[m.id] = m.seq
+    episodes, periods, rebuilt = [], [], set()
+    if policy.episodes_days:
+        cutoff = now - timedelta(days=policy.episodes_days)
+        by_id = {m.id: m.seq for m in held}
+        for ep in ledger.episodes(tenant):
+            if ep.end < cutoff:
+                episodes.append(ep.id)
+                rebuilt.add(ep.thread)
+                turns.update((t, by_id[t]) for t in ep.turn_ids if t in by_id)
+        if deps.periods is not None:
+            periods = [p.id for p in deps.periods.store.get(tenant) if p.end < cutoff]
+    turns = {t: s for t, s in turns.items() if s != newest}
+    facts = []
+    for category, days in policy.facts_days.items():
+        cutoff = now - timedelta(days=days)
+        facts += [
+            f.id
+            for f in deps.facts.store.rows(tenant)
+            if f.category == category and f.created_at < cutoff
+        ]
+    return PurgePlan(
+        turns=sorted(turns, key=turns.__getitem__),
+        seqs=sorted(turns.values()),
+        facts=facts,
+        episodes=episodes,
+        periods=periods,
+        threads=sorted(rebuilt),
+    )
+
+
+@dataclass
+class _HeldStores:
+    """The engine's own stores, shaped as the purge tiers read a folder.
+
+    Chroma's clients stay open (they are the engine's), so `close_indexes` does
+    nothing; the `disk` tier is never run through this.
+    """
+
+    deps: Deps
+    data_dir: Path | None
+
+    @property
+    def db(self) -> Any:
+        return self.deps.jobs.db
+
+    @property
+    def transcript(self) -> Any:
+        return self.deps.transcript
+
+    @property
+    def facts(self) -> Any:
+        return self.deps.facts.store
+
+    @property
+    def events(self) -> Any:
+        return self.deps.events
+
+    @property
+    def ledger(self) -> Any:
+        return self.deps.jobs
+
+    @property
+    def log(self) -> PurgeLog:
+        return PurgeLog(self.deps.jobs.db)
+
+    def index(self, name: str) -> Any:
+        if name == "episodes":
+            return self.deps.episodes.index
+        return self.deps.periods.store if self.deps.periods is not None else None
+
+    def close_indexes(self) -> None:
+        """Nothing: the engine keeps its clients."""
+
+
+def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryEvent]:
+    """Remove what is past its age for the job's tenant; the run-log events.
+
+    A job with nothing due leaves no tombstone and one event saying so.
+    """
+    tenant, now = job.tenant, job.asked_at
+    if not deps.jobs.claim(job):
+        return []  # another process on the folder did it
+    plan = due_plan(deps, tenant, now)
+    counts: dict[str, dict[str, int]] = {}
+    stone = None
+    if plan.turns or plan.facts or plan.episodes or plan.periods:
+        held = _HeldStores(deps, data_dir)
+        log = held.log
+        stone_id = log.start(
+            tenant,
+            {"retention": deps.config.retention.period(now)},
+            plan.to_json(),
+            requested_by=REQUESTED_BY,
+            at=now,
+            cache_path=None,
+        )
+        matcher: list[Any] = []
+
+        def phrases() -> Any:
+            if not matcher:
+                matcher.append(phrase_matcher(held, tenant, plan))  # type: ignore[arg-type]
+            return matcher[0]
+
+        for tier in IN_PROCESS_TIERS:
+            TIER_RUNS[tier](held, log.get(stone_id), plan, phrases)  # type: ignore[arg-type]
+        if data_dir is None:
+            # No files of this engine hold the text: nothing waits for a new process.
+            log.finish(stone_id, now)
+        stone = log.get(stone_id)
+        counts = stone.counts
+    events_removed = _expire_events(deps, tenant, now)
+    if plan.facts or plan.episodes:
+        deps.facts.refresh(tenant)
+    deps.excerpts.drop(tenant)
+    removed = {
+        "turns": len(plan.turns),
+        "episodes": len(plan.episodes),
+        "day and week summaries": len(plan.periods),
+        "facts": counts.get("facts", {}).get("rows", 0),
+        "events": events_removed + counts.get("events", {}).get("events", 0),
+    }
+    said = ", ".join(f"{n} {what}" for what, n in removed.items() if n) or "nothing"
+    where = (
+        ""
+        if stone is None or stone.status == "done"
+        else "; the files are rewritten when the folder is next opened"
+    )
+    event = make_event(
+        tenant,
+        "retention_applied",
+        now,
+        f"Retention removed {said}{where}",
+        [str(stone.id)] if stone is not None else [],
+    )
+    with deps.jobs.db.write():
+        deps.events.append(tenant, [event])
+        deps.jobs.finish(job)
+    return [event]
+
+
+def _expire_events(deps: Deps, tenant: str, now: datetime) -> int:
+    days = deps.config.retention.events_days
+    if not days:
+        return 0
+    cutoff = now - timedelta(days=days)
+    old = [e.id for e in deps.events.events(tenant) if e.at < cutoff]
+    with deps.jobs.db.write() as conn:
+        return erase.delete_rows(conn, "events", tenant, old)
