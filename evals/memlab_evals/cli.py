@@ -58,7 +58,9 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         "--systems",
         default=DEFAULT_SYSTEMS,
         help="comma list of recipes (A, B, C, A+B, B(b_high_water=800,b_low_water=400)"
-        f", ...) and baselines ({', '.join(BASELINES)}); default {DEFAULT_SYSTEMS}",
+        f", ...) and baselines ({', '.join(BASELINES)}); a recipe with +tools "
+        "(A+tools) runs with agentic memory and needs a model; default "
+        f"{DEFAULT_SYSTEMS}",
     )
     p.add_argument(
         "--budget",
