@@ -58,6 +58,7 @@ def main() -> None:
     sidebar.replay_controls(engine, clock, tenant, thread)
     owner_panel.export_controls(engine, tenant)
     trash_panel.trash_list(engine, tenant)
+    trash_panel.retention_line(engine, tenant)
     st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
     model_status.model_status(engine.brain)
 

@@ -11,9 +11,15 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from memlab_evals.endpoints import Endpoint
+from pydantic import ValidationError
 
 from memlab_cli.settings import Settings, llm_settings
-from memory_lab.config import LimitsConfig, LLMSettings, MemoryConfig
+from memory_lab.config import (
+    LimitsConfig,
+    LLMSettings,
+    MemoryConfig,
+    RetentionConfig,
+)
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.recipes import recipe
 from memory_lab.stores.locations import StoreSpec
@@ -166,11 +172,16 @@ class AppSettings:
             raise SettingsError(
                 f"Recipe {self.recipe_spec}: {_short(err, first)}"
             ) from None
-        return MemoryConfig(
-            recipe=chosen,
-            limits=LimitsConfig(max_message_chars=APP_MAX_MESSAGE_CHARS),
-            llm=self.llm,
-        )
+        try:
+            return MemoryConfig(
+                recipe=chosen,
+                limits=LimitsConfig(max_message_chars=APP_MAX_MESSAGE_CHARS),
+                llm=self.llm,
+                retention=env_retention(),
+            )
+        except ValidationError as err:
+            first = err.errors()[0]
+            raise SettingsError(f"MEMORY_LAB_RETENTION: {first['msg']}") from None
 
     @property
     def brain_label(self) -> str:
@@ -188,3 +199,21 @@ def _short(err: ValueError, lines: list[str]) -> str:
         if "Value error" in line:
             return line.split("Value error, ", 1)[-1].split(" [type=")[0]
     return lines[0] if lines else str(err)
+
+
+def env_retention() -> RetentionConfig:
+    """The retention policy `MEMORY_LAB_RETENTION` gives (JSON), or none.
+
+    Raises:
+        SettingsError: naming the variable, when it is not a valid policy.
+    """
+    try:
+        return Settings().retention
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = [str(p) for p in first["loc"]]
+        name = f"MEMORY_LAB_{loc[0].upper()}" if loc else "settings"
+        where = ".".join(loc[1:])
+        raise SettingsError(
+            f"{name}: {where + ': ' if where else ''}{first['msg']}"
+        ) from None

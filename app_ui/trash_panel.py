@@ -1,9 +1,11 @@
-"""Deleting a fact or an episode from the app, and the trash that brings it back.
+"""Deleting a fact or an episode from the app, the trash, and the retention policy.
 
 A deleted item goes to the engine's trash (`memory_lab.owner.trash_bin`): out of
 every read at once, restorable for the engine's `trash_keep`, purged for real
 when the folder is next opened after that. Chats have their own trash in the
-chat list (`chats`).
+chat list (`chats`). The retention policy (`MemoryConfig.retention`) is shown
+beside it with what it last removed, so what memory keeps, and for how long, is
+on the page.
 """
 
 from __future__ import annotations
@@ -94,3 +96,32 @@ def trash_list(engine: MemoryEngine, tenant: str) -> None:
             "Past its date an item is purged for real (text, vectors and "
             "what was read from it) when the memory is next opened."
         )
+
+
+def retention_line(engine: MemoryEngine, tenant: str) -> None:
+    """The retention policy per tier, and what it last removed."""
+    policy = engine.config.retention
+    if not policy.active:
+        st.sidebar.caption("Retention: none; everything is kept until deleted.")
+        return
+    ages = [
+        ("raw turns", policy.raw_turns_days),
+        ("episodes", policy.episodes_days),
+        ("events", policy.events_days),
+        *((f"{category} facts", d) for category, d in policy.facts_days.items()),
+    ]
+    shown = ", ".join(f"{what} {days:g} d" for what, days in ages if days)
+    last = next(
+        (
+            e
+            for e in reversed(engine.events.events(tenant))
+            if e.kind == "retention_applied"
+        ),
+        None,
+    )
+    when = (
+        f" Last run {last.at.strftime('%Y-%m-%d %H:%M')}: {last.detail}."
+        if last is not None
+        else " Not run yet."
+    )
+    st.sidebar.caption(f"Retention (every {policy.every_hours:g} h): {shown}.{when}")

@@ -33,7 +33,7 @@ from memlab_evals.endpoints import Endpoint
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from memory_lab.config import LLMSettings
+from memory_lab.config import LLMSettings, RetentionConfig
 from memory_lab.errors import MemoryLabError
 from memory_lab.stores.locations import DEFAULT_NAMESPACE, StoreSpec
 
@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     agentic_memory: bool = Field(
         default=False,
         description="The app's replying model is offered the memory tools.",
+    )
+    retention: RetentionConfig = Field(
+        default_factory=RetentionConfig,
+        description="The app's retention policy, as JSON "
+        '(e.g. {"raw_turns_days": 30, "facts_days": {"unresolved": 60}}).',
     )
     data: Path | None = Field(default=None, description="The app's data folder.")
     app_demo: bool = Field(

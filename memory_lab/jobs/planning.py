@@ -99,6 +99,11 @@ def plan_memory_work(
             extract_planned_upto=extract_upto,
             session=new[-1].session if new else marks.session,
         )
+        retention = deps.config.retention
+        if retention.active:
+            # One per period: a repeat of the period's job is ignored.
+            period = retention.period(now)
+            jobs.append(("retention", period, period, "retention"))
         phases.reached("trigger_decision")
         deps.jobs.add_jobs(tenant, thread, jobs, now, owner=owner_of(deps))
         deps.jobs.save_marks(tenant, thread, marks)

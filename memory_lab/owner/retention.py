@@ -183,13 +183,18 @@ def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryE
         deps.facts.refresh(tenant)
     deps.excerpts.drop(tenant)
     removed = {
-        "turns": len(plan.turns),
-        "episodes": len(plan.episodes),
-        "day and week summaries": len(plan.periods),
-        "facts": counts.get("facts", {}).get("rows", 0),
-        "events": events_removed + counts.get("events", {}).get("events", 0),
+        ("turn", "turns"): len(plan.turns),
+        ("episode", "episodes"): len(plan.episodes),
+        ("day or week summary", "day and week summaries"): len(plan.periods),
+        ("fact", "facts"): counts.get("facts", {}).get("rows", 0),
+        ("event", "events"): events_removed + counts.get("events", {}).get("events", 0),
     }
-    said = ", ".join(f"{n} {what}" for what, n in removed.items() if n) or "nothing"
+    said = (
+        ", ".join(
+            f"{n} {one if n == 1 else many}" for (one, many), n in removed.items() if n
+        )
+        or "nothing"
+    )
     where = (
         ""
         if stone is None or stone.status == "done"

@@ -13,6 +13,8 @@ from app_ui import actions
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.errors import MemoryLabError
 from tests.app.test_app_logic import (
+    APP,
+    TIMEOUT,
     _active_facts,
     _after_memory_work,
     _app,
@@ -92,3 +94,38 @@ def test_undoing_a_trash_event_restores_the_item_for_its_tenant_only(
         assert back.kind == "restored_from_trash"
         assert fact.id in {f.id for f in engine.facts.active("ana")}
         assert engine.trash.items("ana") == []
+
+
+def _retention_caption(at: AppTest) -> str:
+    return next(c for c in _texts(at.sidebar.caption) if c.startswith("Retention"))
+
+
+def test_the_retention_policy_and_what_it_removed_are_shown(
+    data: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv(
+        "MEMORY_LAB_RETENTION",
+        '{"raw_turns_days": 1, "facts_days": {"unresolved": 3}}',
+    )
+    start_app_mid_morning(data)
+    at = _chat(_app(), "Hi! My name is Lena Berg and I live in Oslo.")
+    at = _after_memory_work(at, data)
+    line = _retention_caption(at)
+    assert line.startswith(
+        "Retention (every 24 h): raw turns 1 d, unresolved facts 3 d."
+    )
+    assert "Retention removed nothing" in line
+    # A day on, trigger C summarises the turns and retention removes the older
+    # one of the two (the newest turn is always kept).
+    at.button(key="adv_1 day").click().run()
+    at = _after_memory_work(at, data)
+    assert "Retention removed 1 turn;" in _retention_caption(at)
+    assert _metric(at, "Episodes") == 1
+
+
+def test_a_bad_retention_policy_is_named_on_the_page(data: Path, monkeypatch) -> None:
+    monkeypatch.setenv("MEMORY_LAB_RETENTION", '{"facts_days": {"helth": 3}}')
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    assert any(
+        "MEMORY_LAB_RETENTION" in e and "helth" in e for e in _texts(at.error)
+    ), _texts(at.error)
