@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
@@ -46,6 +47,9 @@ from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
+
+if TYPE_CHECKING:
+    from memory_lab.owner.tombstones import Tombstone
 
 
 def make_brain(
@@ -129,6 +133,7 @@ class MemoryEngine:
         self._lock = threading.RLock()
         self.stores = stores or StoreSpec()
         held_in_process = self.data_dir is None and not self.stores.remote
+        self._held_in_process = held_in_process
         if held_in_process:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
@@ -468,6 +473,35 @@ class MemoryEngine:
             window_size=len(out.get("window", [])),
             state=out,
         )
+
+    def purge_tenant(self, tenant: str, *, requested_by: str) -> Tombstone:
+        """Remove everything held about the tenant, for real ("forget me").
+
+        Owed memory work is finished first, so none of it writes afterwards.
+        The records leave every read now; a data folder's files are rewritten
+        by the next process that opens it (`owner.held`).
+
+        Raises:
+            PurgeRequestError: when nothing is held for the tenant.
+            MemoryLabError: for memory held in this process only.
+        """
+        from memory_lab.errors import MemoryLabError
+        from memory_lab.owner.held import purge_tenant
+
+        tenant = require_tenant(tenant)
+        if self._held_in_process:
+            raise MemoryLabError(
+                "this memory is held in this process only: close the engine to drop it"
+            )
+        self.flush()
+        with self._lock:
+            return purge_tenant(
+                self.deps,
+                self.data_dir,
+                tenant,
+                requested_by=requested_by,
+                at=self.clock.now(),
+            )
 
     def _apply_retention(self, job: Job) -> list[MemoryEvent]:
         from memory_lab.owner.retention import apply_retention

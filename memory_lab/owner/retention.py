@@ -29,16 +29,14 @@ A store without files (Postgres) has no such tier to wait for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memory_lab.events import make_event
 from memory_lab.owner import erase
+from memory_lab.owner.held import purge_held
 from memory_lab.owner.plan import PurgePlan
-from memory_lab.owner.tiers import TIER_RUNS, TIERS, phrase_matcher
-from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.types import MemoryEvent
 
 if TYPE_CHECKING:
@@ -46,10 +44,6 @@ if TYPE_CHECKING:
     from memory_lab.jobs.ledger import Job
 
 REQUESTED_BY = "retention policy"
-IN_PROCESS_TIERS = tuple(t for t in TIERS if t != "disk")
-"""The purge tiers retention runs in the process that holds the stores; `disk`
-waits for a process that opens the folder afresh. The LLM response cache is
-not searched (the tombstone names none)."""
 
 
 def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
@@ -98,50 +92,6 @@ def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
     )
 
 
-@dataclass
-class _HeldStores:
-    """The engine's own stores, shaped as the purge tiers read a folder.
-
-    Chroma's clients stay open (they are the engine's), so `close_indexes` does
-    nothing; the `disk` tier is never run through this.
-    """
-
-    deps: Deps
-    data_dir: Path | None
-
-    @property
-    def db(self) -> Any:
-        return self.deps.jobs.db
-
-    @property
-    def transcript(self) -> Any:
-        return self.deps.transcript
-
-    @property
-    def facts(self) -> Any:
-        return self.deps.facts.store
-
-    @property
-    def events(self) -> Any:
-        return self.deps.events
-
-    @property
-    def ledger(self) -> Any:
-        return self.deps.jobs
-
-    @property
-    def log(self) -> PurgeLog:
-        return PurgeLog(self.deps.jobs.db)
-
-    def index(self, name: str) -> Any:
-        if name == "episodes":
-            return self.deps.episodes.index
-        return self.deps.periods.store if self.deps.periods is not None else None
-
-    def close_indexes(self) -> None:
-        """Nothing: the engine keeps its clients."""
-
-
 def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryEvent]:
     """Remove what is past its age for the job's tenant; the run-log events.
 
@@ -154,34 +104,17 @@ def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryE
     counts: dict[str, dict[str, int]] = {}
     stone = None
     if plan.turns or plan.facts or plan.episodes or plan.periods:
-        held = _HeldStores(deps, data_dir)
-        log = held.log
-        stone_id = log.start(
+        stone = purge_held(
+            deps,
+            data_dir,
             tenant,
             {"retention": deps.config.retention.period(now)},
-            plan.to_json(),
+            plan,
             requested_by=REQUESTED_BY,
             at=now,
-            cache_path=None,
         )
-        matcher: list[Any] = []
-
-        def phrases() -> Any:
-            if not matcher:
-                matcher.append(phrase_matcher(held, tenant, plan))  # type: ignore[arg-type]
-            return matcher[0]
-
-        for tier in IN_PROCESS_TIERS:
-            TIER_RUNS[tier](held, log.get(stone_id), plan, phrases)  # type: ignore[arg-type]
-        if data_dir is None:
-            # No files of this engine hold the text: nothing waits for a new process.
-            log.finish(stone_id, now)
-        stone = log.get(stone_id)
         counts = stone.counts
     events_removed = _expire_events(deps, tenant, now)
-    if plan.facts or plan.episodes:
-        deps.facts.refresh(tenant)
-    deps.excerpts.drop(tenant)
     removed = {
         ("turn", "turns"): len(plan.turns),
         ("episode", "episodes"): len(plan.episodes),

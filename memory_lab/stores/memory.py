@@ -280,6 +280,18 @@ class InMemoryEpisodeStore:
         with self._lock:
             return len(self._episodes.get(tenant, {}))
 
+    def remove(self, tenant: str, ids: Sequence[str]) -> int:
+        """Delete these episodes and their vectors; returns how many were held."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            stored = self._episodes.get(tenant, {})
+            vectors = self._vectors.get(tenant, {})
+            held = [i for i in dict.fromkeys(ids) if i in stored]
+            for i in held:
+                del stored[i]
+                vectors.pop(i, None)
+        return len(held)
+
 
 def _seq_order(episode: Episode) -> tuple[int, int, str]:
     return (episode.first_seq, episode.last_seq, episode.id)

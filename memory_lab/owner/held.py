@@ -1,0 +1,142 @@
+"""A purge carried out on the stores an engine holds open.
+
+`purge.purge` opens a data folder's files itself and needs every other process
+off them. Retention and the app's "forget me" run where the stores are already
+open, so here the same tiers (`owner.tiers`) run on the engine's own stores:
+the records leave every read at once. The one tier that needs the files
+closed, `disk` (vacuum, WAL, HNSW slack), is left to the next process that opens
+the folder, which finishes the tombstone (`running` until then) before it
+reads anything, as after a killed purge. A store without files of the engine's
+(Postgres, a Chroma server) has nothing to wait for: its tombstone is done.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory_lab.owner.plan import PurgePlan
+from memory_lab.owner.tiers import TIER_RUNS, TIERS, phrase_matcher
+from memory_lab.owner.tombstones import PurgeLog, Tombstone
+
+if TYPE_CHECKING:
+    from memory_lab.graph.deps import Deps
+
+IN_PROCESS_TIERS = tuple(t for t in TIERS if t != "disk")
+"""The tiers a process holding the stores may run; `disk` waits for a new one.
+The LLM response cache is not searched (the tombstone names none)."""
+
+
+class HeldStores:
+    """The engine's own stores, shaped as the purge tiers read a folder.
+
+    Chroma's clients stay open (they are the engine's), so `close_indexes` does
+    nothing; the `disk` tier is never run through this.
+    """
+
+    def __init__(self, deps: Deps, data_dir: Path | None) -> None:
+        self.deps = deps
+        self.data_dir = data_dir
+        self.db = deps.jobs.db
+        self.transcript = deps.transcript
+        self.facts = deps.facts.store
+        self.events = deps.events
+        self.ledger = deps.jobs
+        self.log = PurgeLog(deps.jobs.db)
+
+    def index(self, name: str) -> Any:
+        """The `episodes` or `periods` store the engine searches."""
+        if name == "episodes":
+            return self.deps.episodes.index
+        return self.deps.periods.store if self.deps.periods is not None else None
+
+    def close_indexes(self) -> None:
+        """Nothing: the engine keeps its clients."""
+
+
+def purge_held(
+    deps: Deps,
+    local_files: Path | None,
+    tenant: str,
+    selection: dict[str, Any],
+    plan: PurgePlan,
+    *,
+    requested_by: str,
+    at: datetime,
+) -> Tombstone:
+    """Run the plan's tiers on the engine's stores; the tombstone.
+
+    `local_files` is the data folder whose files hold the stores (None when
+    none does): its tombstone stays `running` until a new process rewrites them.
+    """
+    held = HeldStores(deps, local_files)
+    log = held.log
+    stone_id = log.start(
+        tenant,
+        selection,
+        plan.to_json(),
+        requested_by=requested_by,
+        at=at,
+        cache_path=None,
+    )
+    matcher: list[Any] = []
+
+    def phrases() -> Any:
+        # Built once, and only while the purged text is still held.
+        if not matcher:
+            matcher.append(phrase_matcher(held, tenant, plan))  # type: ignore[arg-type]
+        return matcher[0]
+
+    for tier in IN_PROCESS_TIERS:
+        TIER_RUNS[tier](held, log.get(stone_id), plan, phrases)  # type: ignore[arg-type]
+    if local_files is None:
+        log.finish(stone_id, at)
+    # The engine's caches were built from what is gone.
+    deps.facts.refresh(tenant)
+    deps.excerpts.drop(tenant)
+    return log.get(stone_id)
+
+
+def purge_tenant(
+    deps: Deps,
+    local_files: Path | None,
+    tenant: str,
+    *,
+    requested_by: str,
+    at: datetime,
+) -> Tombstone:
+    """Everything held about the tenant, removed from the engine's stores.
+
+    Raises:
+        PurgeRequestError: when the stores hold nothing for the tenant.
+    """
+    from memory_lab.owner.plan import make_plan
+    from memory_lab.owner.selection import PurgeRequestError, Selection
+
+    holds = (
+        deps.transcript.count(tenant)
+        or deps.facts.store.rows(tenant)
+        or deps.events.events(tenant, limit=1)
+    )
+    if not holds:
+        raise PurgeRequestError(f"no memory is held for tenant {tenant!r}")
+    everything = Selection()
+    plan = make_plan(
+        tenant,
+        everything,
+        transcript=deps.transcript,  # type: ignore[arg-type]
+        facts=deps.facts.store,  # type: ignore[arg-type]
+        ledger=deps.jobs,
+        index=deps.episodes.index,
+        periods=deps.periods.store if deps.periods is not None else None,
+    )
+    return purge_held(
+        deps,
+        local_files,
+        tenant,
+        everything.to_json(),
+        plan,
+        requested_by=requested_by,
+        at=at,
+    )
