@@ -574,6 +574,35 @@ class RetentionConfig(Frozen):
         )
 
 
+class SessionConfig(Frozen):
+    """When a session goes idle and when it closes, on the engine's clock.
+
+    Both gaps count from the session's last turn. Closing extracts every turn
+    past the watermark, as an explicit `close_session` does.
+    """
+
+    idle_after: timedelta = Field(
+        default=timedelta(minutes=30),
+        description="A session with no turn for this long is idle.",
+    )
+    close_after: timedelta = Field(
+        default=timedelta(hours=4),
+        description="A session with no turn for this long is closed (its turns "
+        "extracted); at least idle_after.",
+    )
+
+    @model_validator(mode="after")
+    def _gaps_in_order(self) -> SessionConfig:
+        if self.idle_after <= timedelta(0):
+            raise ValueError(f"idle_after must be > 0, got {self.idle_after}")
+        if self.close_after < self.idle_after:
+            raise ValueError(
+                f"close_after ({self.close_after}) must be >= idle_after "
+                f"({self.idle_after})"
+            )
+        return self
+
+
 class LLMSettings(Frozen):
     """An OpenAI-compatible endpoint; absent means the offline rule-based brain."""
 
@@ -726,6 +755,7 @@ class MemoryConfig(Frozen):
     retrieval: RetrievalConfig = Field(default_factory=RetrievalConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     retention: RetentionConfig = Field(default_factory=RetentionConfig)
+    sessions: SessionConfig = Field(default_factory=SessionConfig)
     llm: LLMSettings | None = None
     extractor: Extractor = Field(
         default=DEFAULT_EXTRACTOR,

@@ -137,16 +137,17 @@ def owner_of(deps: Deps) -> str:
     return config_fingerprint(deps.config)
 
 
-#: Settings that change how replies are made and never how memory work is done:
-#: switching agentic memory must not leave the jobs already recorded to no one.
-_REPLY_ONLY = {"llm": {"agentic_memory", "tool_rounds"}}
+#: Settings that change how replies are made, or when a session closes, and never
+#: how a job's work is done: changing them must not leave the jobs already
+#: recorded to no one.
+_NOT_JOB_WORK = {"llm": {"agentic_memory", "tool_rounds"}, "sessions": True}
 
 
 def config_fingerprint(config: MemoryConfig) -> str:
     """A short digest of a whole configuration (recipe, budgets, facts, brain).
 
-    Reply-only settings (agentic memory) are left out, so the digest is the one
-    the same configuration had before they existed.
+    Reply-only settings (agentic memory) and session timing are left out, so
+    the digest is the one the same configuration had before they existed.
     """
-    dumped = config.model_dump_json(exclude=_REPLY_ONLY)
+    dumped = config.model_dump_json(exclude=_NOT_JOB_WORK)
     return hashlib.sha1(dumped.encode()).hexdigest()[:16]
