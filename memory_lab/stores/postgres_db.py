@@ -207,6 +207,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )
         """,
     ),
+    # 8: the lifecycle of each thread's session (`memory_lab.sessions`).
+    (
+        """
+        CREATE TABLE memory_sessions (
+            tenant       TEXT NOT NULL,
+            thread       TEXT NOT NULL,
+            session      TEXT NOT NULL,
+            state        TEXT NOT NULL,
+            opened_at    TEXT NOT NULL,
+            last_turn_at TEXT NOT NULL,
+            since        TEXT NOT NULL,
+            closed_at    TEXT,
+            reason       TEXT NOT NULL,
+            PRIMARY KEY (tenant, thread)
+        )
+        """,
+    ),
 )
 """Schema changes in order; entry N (from 1) brings a schema to version N.
 
