@@ -42,6 +42,10 @@ EventKind = Literal[
     "moved_to_trash",
     "restored_from_trash",
     "retention_applied",
+    "session_opened",
+    "session_idle",
+    "session_closed",
+    "session_resumed",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
