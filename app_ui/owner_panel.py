@@ -1,14 +1,17 @@
-"""What the owner of a memory can take with them: everything held, as one file.
+"""What the owner of a memory can do with all of it: take it away, or have it gone.
 
 The download is the same JSON lines `memory-lab export` writes, built when the
 button is clicked (not on every rerun), from the engine the page already has
-open, so the folder is never opened twice.
+open, so the folder is never opened twice. "Forget me", behind a confirmation,
+purges everything held about the tenant through that same engine
+(`MemoryEngine.purge_tenant`).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from app_ui.flash import flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
 from memory_lab.owner.export import NoTenantDataError, export_tenant
@@ -52,3 +55,46 @@ def export_controls(engine: MemoryEngine, tenant: str) -> None:
     )
     if empty:
         sb.caption("Nothing is held for this tenant yet.")
+    forget_me_controls(engine, tenant, empty=empty)
+
+
+def forget_me_controls(engine: MemoryEngine, tenant: str, *, empty: bool) -> None:
+    """Delete everything held about the tenant, once they have said they mean it."""
+    sb = st.sidebar
+    sure = sb.checkbox(
+        f"Delete everything held about {tenant!r}, for good",
+        key="forget_me_sure",
+        disabled=empty,
+    )
+    sb.button(
+        "Forget me",
+        key="forget_me",
+        disabled=empty or not sure,
+        on_click=_forget_me,
+        args=(engine, tenant),
+        help="Every turn, episode, fact, event and chat of this tenant is removed "
+        "for real (not the trash); a tombstone records that it happened.",
+        width="stretch",
+    )
+
+
+def _forget_me(engine: MemoryEngine, tenant: str) -> None:
+    st.session_state["forget_me_sure"] = False
+    try:
+        stone = engine.purge_tenant(tenant, requested_by=f"{tenant} (the app)")
+    except MemoryLabError as err:
+        flash("error", str(err))
+        return
+    counts = stone.counts
+    gone = (
+        f"{counts.get('transcript', {}).get('turns', 0)} turns, "
+        f"{counts.get('facts', {}).get('rows', 0)} fact rows, "
+        f"{counts.get('episodes', {}).get('removed', 0)} episodes, "
+        f"{counts.get('events', {}).get('events', 0)} events"
+    )
+    after = (
+        " The files are rewritten when the memory is next opened."
+        if stone.status != "done"
+        else ""
+    )
+    flash("success", f"Deleted everything held about {tenant!r}: {gone}.{after}")

@@ -129,3 +129,21 @@ def test_a_bad_retention_policy_is_named_on_the_page(data: Path, monkeypatch) ->
     assert any(
         "MEMORY_LAB_RETENTION" in e and "helth" in e for e in _texts(at.error)
     ), _texts(at.error)
+
+
+def test_forget_me_asks_first_then_deletes_everything_of_the_tenant(
+    data: Path,
+) -> None:
+    at = _chat(_app(), "Hi! My name is Lena Berg and I live in Oslo.")
+    at = _after_memory_work(at, data)
+    assert _active_facts(at) == 2
+    assert at.button(key="forget_me").disabled
+    at.checkbox(key="forget_me_sure").check().run()
+    at.button(key="forget_me").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    [done] = [s for s in _texts(at.success) if s.startswith("Deleted everything")]
+    assert "held about 'demo': 2 turns, 2 fact rows" in done
+    assert _active_facts(at) == 0
+    assert _metric(at, "Turns in window") == 0
+    assert len(at.chat_message) == 0
+    assert at.checkbox(key="forget_me_sure").disabled  # nothing left to delete
