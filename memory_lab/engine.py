@@ -40,6 +40,12 @@ from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.owner.empty_trash import empty_trash_apart
 from memory_lab.owner.trash_bin import TrashBin
+from memory_lab.sessions import (
+    InMemorySessionStore,
+    SessionRecord,
+    SessionStore,
+    SqlSessionStore,
+)
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.stores.locations import StoreSpec, namespace_key
@@ -49,6 +55,7 @@ from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecisio
 from memory_lab.validation import validate_batch
 
 if TYPE_CHECKING:
+    from memory_lab.owner.selection import Selection
     from memory_lab.owner.tombstones import Tombstone
 
 
@@ -134,6 +141,8 @@ class MemoryEngine:
         self.stores = stores or StoreSpec()
         held_in_process = self.data_dir is None and not self.stores.remote
         self._held_in_process = held_in_process
+        # The folder whose files hold the stores, when local files do.
+        self._local_files = None if self.stores.remote else self.data_dir
         if held_in_process:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
@@ -147,6 +156,7 @@ class MemoryEngine:
             period_store: EpisodeStore = InMemoryEpisodeStore(self.embedder)
             fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
             self.jobs = JobLedger(":memory:")
+            sessions: SessionStore = InMemorySessionStore()
         else:
             from memory_lab.stores import (
                 SqliteEventLog,
@@ -173,6 +183,7 @@ class MemoryEngine:
             self.transcript = SqliteTranscriptStore(db)
             fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
             self.jobs = JobLedger(db)
+            sessions = SqlSessionStore(db)
             index = self._open_index("episodes")
             period_store = self._open_index("periods")
         self.chats = ChatCatalog(self.jobs.db, self.transcript)
@@ -211,6 +222,7 @@ class MemoryEngine:
             live=self.live,
             tools=offered_tools(self),
             retention=None if held_in_process else self._apply_retention,
+            sessions=sessions,
         )
         self.trash = TrashBin(
             self.jobs.db,
@@ -307,11 +319,19 @@ class MemoryEngine:
         )
 
     def tick(self, tenant: str, *, thread: str = "main") -> StepResult:
-        """Re-check triggers at the clock's current time (after it was advanced)."""
+        """Re-check triggers and the session's timeouts at the clock's current time.
+
+        A session silent past `config.sessions.idle_after` goes idle; past
+        `close_after` it is closed, and its turns past the watermark extracted.
+        """
         return self._step(require_tenant(tenant), thread, {"incoming": []})
 
     def close_session(self, tenant: str, *, thread: str = "main") -> StepResult:
-        """End a chat: extract every turn past the watermark, however few."""
+        """End a chat: close its session and extract every turn past the watermark.
+
+        A later turn resumes the same session (the engine keeps the thread's
+        session label unless `chat` is given another).
+        """
         return self._step(
             require_tenant(tenant), thread, {"incoming": [], "close_session": True}
         )
@@ -335,6 +355,14 @@ class MemoryEngine:
             "last_seq": window[-1].seq if window else marks.compressed_upto,
             "pending_jobs": self.jobs.count(tenant),
         }
+
+    def session(self, tenant: str, thread: str = "main") -> SessionRecord | None:
+        """The thread's session as of its last step (None before its first turn).
+
+        The state is what the last turn, tick or close found; time passing with
+        no step changes nothing stored.
+        """
+        return self.deps.sessions.get(require_tenant(tenant), thread)
 
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
@@ -474,19 +502,29 @@ class MemoryEngine:
             state=out,
         )
 
-    def purge_tenant(self, tenant: str, *, requested_by: str) -> Tombstone:
-        """Remove everything held about the tenant, for real ("forget me").
+    def purge(
+        self,
+        tenant: str,
+        selection: Selection | None = None,
+        *,
+        requested_by: str,
+    ) -> Tombstone:
+        """Remove what `selection` names (default: all of the tenant) for real.
+
+        A fact, chat, episode or time range, or everything ("forget me"), from
+        the stores in use, Postgres and a Chroma server included.
 
         Owed memory work is finished first, so none of it writes afterwards.
         The records leave every read now; a data folder's files are rewritten
         by the next process that opens it (`owner.held`).
 
         Raises:
-            PurgeRequestError: when nothing is held for the tenant.
+            PurgeRequestError: when the selection names nothing held.
             MemoryLabError: for memory held in this process only.
         """
         from memory_lab.errors import MemoryLabError
-        from memory_lab.owner.held import purge_tenant
+        from memory_lab.owner.held import purge_selection
+        from memory_lab.owner.selection import Selection
 
         tenant = require_tenant(tenant)
         if self._held_in_process:
@@ -495,18 +533,26 @@ class MemoryEngine:
             )
         self.flush()
         with self._lock:
-            return purge_tenant(
+            return purge_selection(
                 self.deps,
-                self.data_dir,
+                self._local_files,
                 tenant,
+                selection or Selection(),
                 requested_by=requested_by,
                 at=self.clock.now(),
             )
 
+    def finish_purges(self) -> list[Tombstone]:
+        """Finish purges a killed process left running on these stores."""
+        from memory_lab.owner.held import finish_held
+
+        with self._lock:
+            return finish_held(self.deps, self._local_files, self.clock.now())
+
     def _apply_retention(self, job: Job) -> list[MemoryEvent]:
         from memory_lab.owner.retention import apply_retention
 
-        return apply_retention(self.deps, job, self.data_dir)
+        return apply_retention(self.deps, job, self._local_files)
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)

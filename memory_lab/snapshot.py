@@ -9,6 +9,7 @@ Its JSON keys are a contract: readers index `window`, `episodes`, `facts`,
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
@@ -81,6 +82,21 @@ class PeriodView(BaseModel):
         )
 
 
+class SessionView(BaseModel):
+    """The thread's session as of its last step (`memory_lab.sessions`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session: str
+    state: str
+    """`open`, `idle`, `closed` or `resumed`."""
+    since: AwareDatetime
+    opened_at: AwareDatetime
+    last_turn_at: AwareDatetime
+    closed_at: AwareDatetime | None
+    reason: str
+
+
 class MemorySnapshot(BaseModel):
     """The whole memory of one thread at one moment, as plain data."""
 
@@ -101,6 +117,8 @@ class MemorySnapshot(BaseModel):
     events: list[MemoryEvent]
     suggestions: list[Suggestion]
     transcript_messages: int
+    session: SessionView | None = None
+    """None before the thread's first turn, or where no lifecycle is kept."""
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as JSON-ready data (what `replay --json` prints)."""
@@ -156,6 +174,7 @@ def take_snapshot(
         events=deps.events.events(tenant, limit=events_limit),
         suggestions=suggest(deps.facts.active(tenant, now=now), now, deps.config.facts),
         transcript_messages=deps.transcript.count(tenant, thread),
+        session=_session(deps, tenant, thread),
     )
 
 
@@ -163,3 +182,8 @@ def _periods(deps: Deps, tenant: str, kind: str) -> list[PeriodView]:
     if deps.periods is None:
         return []
     return [PeriodView.of(r) for r in deps.periods.records(tenant, kind)]
+
+
+def _session(deps: Deps, tenant: str, thread: str) -> SessionView | None:
+    record = None if deps.sessions is None else deps.sessions.get(tenant, thread)
+    return None if record is None else SessionView(**asdict(record))

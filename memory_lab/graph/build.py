@@ -1,9 +1,9 @@
 """The memory graph.
 
-Flow of a turn: ingest -> check triggers (record memory jobs) -> (assemble ->
-respond). Compression and extraction run after the turn, one job at a time, in
-the maintenance graph (route by job kind -> compress_window | extract_facts |
-apply_retention),
+Flow of a turn: ingest -> track the session (open, idle, closed, resumed) ->
+check triggers (record memory jobs) -> (assemble -> respond). Compression and
+extraction run after the turn, one job at a time, in the maintenance graph
+(route by job kind -> compress_window | extract_facts | apply_retention),
 which the engine's background worker runs (`memory_lab.jobs`).
 
 `builder()` and `maintenance_builder()` return the unbuilt StateGraphs so tests
@@ -23,11 +23,13 @@ def builder() -> StateGraph:
     """The unbuilt graph."""
     g = StateGraph(MemoryState, context_schema=Deps)
     g.add_node("ingest_turn", nodes.ingest_turn)
+    g.add_node("track_session", nodes.track_session)
     g.add_node("check_triggers", nodes.check_triggers)
     g.add_node("assemble_context", nodes.assemble_context)
     g.add_node("respond", nodes.respond)
     g.add_edge(START, "ingest_turn")
-    g.add_edge("ingest_turn", "check_triggers")
+    g.add_edge("ingest_turn", "track_session")
+    g.add_edge("track_session", "check_triggers")
     g.add_conditional_edges(
         "check_triggers", routing.after_check, ["assemble_context", END]
     )

@@ -20,6 +20,7 @@ from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
+from memory_lab.sessions.store import SessionStore
 from memory_lab.stores.base import EventLog, TranscriptStore
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import MemoryEvent
@@ -51,3 +52,6 @@ class Deps:
     retention: Callable[[Job], list[MemoryEvent]] | None = None
     """Carries out a retention job on the stores the engine holds; None where
     they cannot delete (memory kept in this process only)."""
+    sessions: SessionStore | None = None
+    """Each thread's session state (open, idle, closed, resumed); None tracks
+    no lifecycle."""

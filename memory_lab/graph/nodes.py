@@ -18,6 +18,8 @@ from memory_lab.jobs import phases
 from memory_lab.jobs.planning import one_instant, plan_memory_work, window_of
 from memory_lab.jobs.work import compress_span, extract_span
 from memory_lab.restatement import restated_spans
+from memory_lab.sessions.lifecycle import Turn
+from memory_lab.sessions.tracking import record_session_step
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
 
@@ -48,6 +50,34 @@ def ingest_turn(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     )
     phases.reached("ingest")
     return {"step_events": [], "decision": None, "context": None, "reply": None}
+
+
+def track_session(state: MemoryState, runtime: Runtime[Deps]) -> dict:
+    """Move the thread's session through its lifecycle at the clock's time.
+
+    A session closed after the step (a timeout or a request) has every turn past
+    the watermark extracted: the close is handed to `check_triggers`.
+    """
+    deps = runtime.context
+    asked = bool(state.get("close_session"))
+    if deps.sessions is None:
+        return {}
+    turns = [Turn(m.session, m.timestamp) for m in _messages(state.get("incoming"))]
+    with deps.jobs.db.write():
+        step, events = record_session_step(
+            deps.sessions,
+            deps.events,
+            state["tenant"],
+            state["thread"],
+            deps.clock.now(),
+            deps.config.sessions,
+            turns=turns,
+            close=asked,
+        )
+    return {
+        "close_session": asked or step.closed,
+        "step_events": state.get("step_events", []) + _dump(events),
+    }
 
 
 def check_triggers(state: MemoryState, runtime: Runtime[Deps]) -> dict:

@@ -22,7 +22,8 @@ class MemoryState(TypedDict, total=False):
     respond: bool
     """Answer the last incoming user message."""
     close_session: bool
-    """Flush extraction for everything past the watermark (new chat or idle)."""
+    """Close the session: extract everything past the watermark. Set by the
+    caller, or by `track_session` when the session timed out."""
     # outputs of a step
     window: list[dict]
     """The thread's window after the step: turns no committed episode holds."""

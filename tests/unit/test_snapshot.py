@@ -25,6 +25,7 @@ KEYS = [
     "events",
     "suggestions",
     "transcript_messages",
+    "session",
 ]
 
 

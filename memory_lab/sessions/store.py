@@ -1,0 +1,114 @@
+"""Where each thread's current session is kept: one row per (tenant, thread).
+
+`SqlSessionStore` lives in the engine's one database (a SQLite file or Postgres,
+where migration 8 makes the table), so a close and the extraction it asks for
+can commit together. `InMemorySessionStore` is the plain-Python reference, for
+memory held in the process.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import fields
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from memory_lab.errors import require_tenant
+from memory_lab.sessions.lifecycle import SessionRecord
+from memory_lab.stores.sqlite_db import encode_time, open_database
+
+_SCHEMA = (
+    """
+    CREATE TABLE IF NOT EXISTS memory_sessions (
+        tenant       TEXT NOT NULL,
+        thread       TEXT NOT NULL,
+        session      TEXT NOT NULL,
+        state        TEXT NOT NULL,
+        opened_at    TEXT NOT NULL,
+        last_turn_at TEXT NOT NULL,
+        since        TEXT NOT NULL,
+        closed_at    TEXT,
+        reason       TEXT NOT NULL,
+        PRIMARY KEY (tenant, thread)
+    )
+    """,
+)
+
+_NAMES = tuple(f.name for f in fields(SessionRecord))
+_TIMES = {"opened_at", "last_turn_at", "since", "closed_at"}
+
+
+class SessionStore(Protocol):
+    """Each thread's current session."""
+
+    def get(self, tenant: str, thread: str) -> SessionRecord | None:
+        """The thread's session, or None before its first turn."""
+        ...
+
+    def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
+        """Store the thread's session, replacing the one it had."""
+        ...
+
+
+class SqlSessionStore:
+    """Session rows in a SQLite file, a shared database, or Postgres."""
+
+    def __init__(self, path: str | Path | Any) -> None:
+        """Open the store in `path` (a file, ":memory:", or a shared database)."""
+        self._db = open_database(path, _SCHEMA)
+
+    def get(self, tenant: str, thread: str) -> SessionRecord | None:
+        """The thread's session, or None before its first turn."""
+        tenant = require_tenant(tenant)
+        with self._db.read() as conn:
+            row = conn.execute(
+                f"SELECT {', '.join(_NAMES)} FROM memory_sessions"
+                " WHERE tenant = ? AND thread = ?",
+                (tenant, thread),
+            ).fetchone()
+        if row is None:
+            return None
+        return SessionRecord(
+            **{
+                name: datetime.fromisoformat(row[name])
+                if name in _TIMES and row[name] is not None
+                else row[name]
+                for name in _NAMES
+            }
+        )
+
+    def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
+        """Store the thread's session (inside the caller's transaction, if any)."""
+        tenant = require_tenant(tenant)
+        values = [
+            encode_time(getattr(record, n)) if n in _TIMES else getattr(record, n)
+            for n in _NAMES
+        ]
+        with self._db.write() as conn:
+            conn.execute(
+                f"INSERT INTO memory_sessions (tenant, thread, {', '.join(_NAMES)})"
+                f" VALUES ({', '.join('?' * (len(_NAMES) + 2))})"
+                " ON CONFLICT (tenant, thread) DO UPDATE SET "
+                + ", ".join(f"{n} = excluded.{n}" for n in _NAMES),
+                (tenant, thread, *values),
+            )
+
+
+class InMemorySessionStore:
+    """Session records in a dict: the reference the SQL store is tested against."""
+
+    def __init__(self) -> None:
+        """Start empty."""
+        self._rows: dict[tuple[str, str], SessionRecord] = {}
+        self._lock = threading.Lock()
+
+    def get(self, tenant: str, thread: str) -> SessionRecord | None:
+        """The thread's session, or None before its first turn."""
+        with self._lock:
+            return self._rows.get((require_tenant(tenant), thread))
+
+    def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
+        """Store the thread's session, replacing the one it had."""
+        with self._lock:
+            self._rows[(require_tenant(tenant), thread)] = record
