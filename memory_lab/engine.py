@@ -55,7 +55,6 @@ from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecisio
 from memory_lab.validation import validate_batch
 
 if TYPE_CHECKING:
-    from memory_lab.owner.selection import Selection
     from memory_lab.owner.tombstones import Tombstone
 
 
@@ -141,8 +140,6 @@ class MemoryEngine:
         self.stores = stores or StoreSpec()
         held_in_process = self.data_dir is None and not self.stores.remote
         self._held_in_process = held_in_process
-        # The folder whose files hold the stores, when local files do.
-        self._local_files = None if self.stores.remote else self.data_dir
         if held_in_process:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
@@ -502,29 +499,19 @@ class MemoryEngine:
             state=out,
         )
 
-    def purge(
-        self,
-        tenant: str,
-        selection: Selection | None = None,
-        *,
-        requested_by: str,
-    ) -> Tombstone:
-        """Remove what `selection` names (default: all of the tenant) for real.
-
-        A fact, chat, episode or time range, or everything ("forget me"), from
-        the stores in use, Postgres and a Chroma server included.
+    def purge_tenant(self, tenant: str, *, requested_by: str) -> Tombstone:
+        """Remove everything held about the tenant, for real ("forget me").
 
         Owed memory work is finished first, so none of it writes afterwards.
         The records leave every read now; a data folder's files are rewritten
         by the next process that opens it (`owner.held`).
 
         Raises:
-            PurgeRequestError: when the selection names nothing held.
+            PurgeRequestError: when nothing is held for the tenant.
             MemoryLabError: for memory held in this process only.
         """
         from memory_lab.errors import MemoryLabError
-        from memory_lab.owner.held import purge_selection
-        from memory_lab.owner.selection import Selection
+        from memory_lab.owner.held import purge_tenant
 
         tenant = require_tenant(tenant)
         if self._held_in_process:
@@ -533,26 +520,18 @@ class MemoryEngine:
             )
         self.flush()
         with self._lock:
-            return purge_selection(
+            return purge_tenant(
                 self.deps,
-                self._local_files,
+                self.data_dir,
                 tenant,
-                selection or Selection(),
                 requested_by=requested_by,
                 at=self.clock.now(),
             )
 
-    def finish_purges(self) -> list[Tombstone]:
-        """Finish purges a killed process left running on these stores."""
-        from memory_lab.owner.held import finish_held
-
-        with self._lock:
-            return finish_held(self.deps, self._local_files, self.clock.now())
-
     def _apply_retention(self, job: Job) -> list[MemoryEvent]:
         from memory_lab.owner.retention import apply_retention
 
-        return apply_retention(self.deps, job, self._local_files)
+        return apply_retention(self.deps, job, self.data_dir)
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)
