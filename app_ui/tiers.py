@@ -6,6 +6,8 @@ show its own tenant's memory.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pandas as pd
 import streamlit as st
 
@@ -17,8 +19,28 @@ from memory_lab.errors import MemoryLabError
 FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"]
 
 
+def session_line(snapshot: dict) -> str | None:
+    """The thread's session in one line, e.g. 'Session s1: idle since 14:05 (...)'.
+
+    The date is left out when the state began on the snapshot's own day.
+    """
+    session = snapshot.get("session")
+    if not session:
+        return None
+    since = datetime.fromisoformat(session["since"])
+    same_day = since.date() == datetime.fromisoformat(snapshot["now"]).date()
+    when = since.strftime("%H:%M" if same_day else "%Y-%m-%d %H:%M")
+    return (
+        f"Session {session['session']}: {session['state']} since {when} "
+        f"({session['reason']})"
+    )
+
+
 def window_panel(engine: MemoryEngine, snapshot: dict) -> None:
-    """Verbatim turns against the window budget, and the running summary."""
+    """The session's state, verbatim turns against the window budget, the summary."""
+    line = session_line(snapshot)
+    if line:
+        st.caption(line)
     win = snapshot["window"]
     budget = engine.config.budget.window
     a, b, c = st.columns(3)
