@@ -133,7 +133,5 @@ def test_replay_json_shows_the_session(monkeypatch, capsys):
 @pytest.mark.parametrize("bad", [{"idle_after": 0}, {"close_after": 60}])
 def test_a_bad_session_config_is_refused_before_an_engine_opens(tmp_path, bad):
     with pytest.raises(ValueError, match="idle_after"):
-        MemoryEngine(
-            tmp_path, config=MemoryConfig.model_validate({"sessions": bad})
-        )
+        MemoryEngine(tmp_path, config=MemoryConfig.model_validate({"sessions": bad}))
     assert not (tmp_path / "memory.sqlite3").exists()
