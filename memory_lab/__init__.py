@@ -42,6 +42,9 @@ Map of the library:
   ChromaDB; in-memory references.
 - `jobs/`: the durable job ledger, its planning and the background worker.
 - `llm/`: the one chat client (cache, retries, usage) and the local server launcher.
+- `sessions/`: each thread's session lifecycle (`lifecycle`: open, idle,
+  closed, resumed on the clock, pure; `store`; `tracking`: a step's transitions
+  stored and logged as events).
 - `chats/`: a tenant's chats (`catalog`: titles, search, a trash with a restore
   window) and `trash`, which purges chats past that window.
 - `owner/`: what the memory's owner controls: `export` and `restore` (one
