@@ -4,7 +4,7 @@ The download is the same JSON lines `memory-lab export` writes, built when the
 button is clicked (not on every rerun), from the engine the page already has
 open, so the folder is never opened twice. "Forget me", behind a confirmation,
 purges everything held about the tenant through that same engine
-(`MemoryEngine.purge_tenant`).
+(`MemoryEngine.purge`).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def forget_me_controls(engine: MemoryEngine, tenant: str, *, empty: bool) -> Non
 def _forget_me(engine: MemoryEngine, tenant: str) -> None:
     st.session_state["forget_me_sure"] = False
     try:
-        stone = engine.purge_tenant(tenant, requested_by=f"{tenant} (the app)")
+        stone = engine.purge(tenant, requested_by=f"{tenant} (the app)")
     except MemoryLabError as err:
         flash("error", str(err))
         return

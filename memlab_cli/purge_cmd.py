@@ -1,6 +1,8 @@
 """`memory-lab purge`: remove a tenant's content for real, from every tier and file.
 
-The work is `memory_lab.owner.purge`; this module turns flags into a selection,
+The work is `memory_lab.owner.purge` on a data folder's own files, and
+`MemoryEngine.purge` (`owner.held`) on Postgres or a Chroma server
+(`--store`, `--episodes-store`); this module turns flags into a selection,
 refuses bad requests in one line before anything is written, asks before a
 whole tenant goes, and reports the tombstone.
 
@@ -19,10 +21,16 @@ import signal
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from memlab_cli.store_flags import add_store_flags
 from memory_lab.errors import MemoryLabError
 from memory_lab.jobs import phases
 from memory_lab.owner.selection import Selection, check_request, parse_before
+
+if TYPE_CHECKING:
+    from memory_lab.owner.tombstones import Tombstone
+    from memory_lab.stores.locations import StoreSpec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,6 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="every turn before DATE (YYYY-MM-DD, UTC, or an ISO time)",
     )
     p.add_argument("--by", help="who asks, for the tombstone (default: the OS user)")
+    add_store_flags(p)
     p.add_argument(
         "--yes", action="store_true", help="purge a whole tenant without asking"
     )
@@ -72,11 +81,6 @@ def _run_purge(args: argparse.Namespace) -> int:
     from memory_lab.owner.purge import DATABASE, finish_purges, purge
 
     settings = args.settings
-    if settings.store or settings.episodes_store:
-        raise MemoryLabError(
-            "purge works on a data folder's own files; unset MEMORY_LAB_STORE "
-            "and MEMORY_LAB_EPISODES_STORE"
-        )
     data = Path(args.data)
     now = datetime.now(UTC)
     selection = Selection(
@@ -86,6 +90,9 @@ def _run_purge(args: argparse.Namespace) -> int:
         before=parse_before(args.before, now) if args.before is not None else None,
     )
     _listen_for_crash(settings.purge_crash_after)
+    spec = settings.stores(args.store, args.episodes_store)
+    if spec.remote:
+        return _purge_on_servers(args, data, spec, selection)
     for left in finish_purges(data):
         print(f"finished purge {left.id} of tenant {left.tenant!r}, left running")
     check_request(data / DATABASE, args.tenant, selection)
@@ -99,13 +106,45 @@ def _run_purge(args: argparse.Namespace) -> int:
         requested_by=args.by or _os_user(),
         cache_path=settings.llm_cache or default_cache_path(),
     )
+    _report(tombstone, selection)
+    return 0
+
+
+def _purge_on_servers(
+    args: argparse.Namespace, data: Path, spec: StoreSpec, selection: Selection
+) -> int:
+    """The same purge on Postgres or a Chroma server, through an engine on them.
+
+    A purge left running there by a killed process is finished first. No file
+    rewrite is needed for what the servers hold.
+    """
+    from memory_lab.engine import MemoryEngine
+    from memory_lab.owner.held import check_held
+
+    engine = MemoryEngine(data, stores=spec)
+    try:
+        for left in engine.finish_purges():
+            print(f"finished purge {left.id} of tenant {left.tenant!r}, left running")
+        check_held(engine.deps, args.tenant, selection)
+        if selection.everything and not args.yes and not _confirmed(args.tenant):
+            print("nothing purged")
+            return 1
+        tombstone = engine.purge(
+            args.tenant, selection, requested_by=args.by or _os_user()
+        )
+    finally:
+        engine.close()
+    _report(tombstone, selection)
+    return 0
+
+
+def _report(tombstone: Tombstone, selection: Selection) -> None:
     print(
         f"purge {tombstone.id} {tombstone.status}: tenant {tombstone.tenant!r}, "
         f"{selection.describe()}, by {tombstone.requested_by}"
     )
     for tier, kinds in tombstone.counts.items():
         print(f"  {tier}: " + ", ".join(f"{n} {kind}" for kind, n in kinds.items()))
-    return 0
 
 
 def _os_user() -> str:

@@ -55,6 +55,7 @@ from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecisio
 from memory_lab.validation import validate_batch
 
 if TYPE_CHECKING:
+    from memory_lab.owner.selection import Selection
     from memory_lab.owner.tombstones import Tombstone
 
 
@@ -140,6 +141,8 @@ class MemoryEngine:
         self.stores = stores or StoreSpec()
         held_in_process = self.data_dir is None and not self.stores.remote
         self._held_in_process = held_in_process
+        # The folder whose files hold the stores, when local files do.
+        self._local_files = None if self.stores.remote else self.data_dir
         if held_in_process:
             from memory_lab.stores.memory import (
                 InMemoryEpisodeStore,
@@ -499,19 +502,29 @@ class MemoryEngine:
             state=out,
         )
 
-    def purge_tenant(self, tenant: str, *, requested_by: str) -> Tombstone:
-        """Remove everything held about the tenant, for real ("forget me").
+    def purge(
+        self,
+        tenant: str,
+        selection: Selection | None = None,
+        *,
+        requested_by: str,
+    ) -> Tombstone:
+        """Remove what `selection` names (default: all of the tenant) for real.
+
+        A fact, chat, episode or time range, or everything ("forget me"), from
+        the stores in use, Postgres and a Chroma server included.
 
         Owed memory work is finished first, so none of it writes afterwards.
         The records leave every read now; a data folder's files are rewritten
         by the next process that opens it (`owner.held`).
 
         Raises:
-            PurgeRequestError: when nothing is held for the tenant.
+            PurgeRequestError: when the selection names nothing held.
             MemoryLabError: for memory held in this process only.
         """
         from memory_lab.errors import MemoryLabError
-        from memory_lab.owner.held import purge_tenant
+        from memory_lab.owner.held import purge_selection
+        from memory_lab.owner.selection import Selection
 
         tenant = require_tenant(tenant)
         if self._held_in_process:
@@ -520,18 +533,26 @@ class MemoryEngine:
             )
         self.flush()
         with self._lock:
-            return purge_tenant(
+            return purge_selection(
                 self.deps,
-                self.data_dir,
+                self._local_files,
                 tenant,
+                selection or Selection(),
                 requested_by=requested_by,
                 at=self.clock.now(),
             )
 
+    def finish_purges(self) -> list[Tombstone]:
+        """Finish purges a killed process left running on these stores."""
+        from memory_lab.owner.held import finish_held
+
+        with self._lock:
+            return finish_held(self.deps, self._local_files, self.clock.now())
+
     def _apply_retention(self, job: Job) -> list[MemoryEvent]:
         from memory_lab.owner.retention import apply_retention
 
-        return apply_retention(self.deps, job, self.data_dir)
+        return apply_retention(self.deps, job, self._local_files)
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)

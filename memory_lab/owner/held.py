@@ -16,7 +16,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory_lab.owner.plan import PurgePlan
+from memory_lab.jobs import phases
+from memory_lab.owner.plan import PurgePlan, make_plan
+from memory_lab.owner.selection import PurgeRequestError, Selection
 from memory_lab.owner.tiers import TIER_RUNS, TIERS, phrase_matcher
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
 
@@ -80,16 +82,7 @@ def purge_held(
         at=at,
         cache_path=None,
     )
-    matcher: list[Any] = []
-
-    def phrases() -> Any:
-        # Built once, and only while the purged text is still held.
-        if not matcher:
-            matcher.append(phrase_matcher(held, tenant, plan))  # type: ignore[arg-type]
-        return matcher[0]
-
-    for tier in IN_PROCESS_TIERS:
-        TIER_RUNS[tier](held, log.get(stone_id), plan, phrases)  # type: ignore[arg-type]
+    _run_tiers(held, log, stone_id, tenant, plan)
     if local_files is None:
         log.finish(stone_id, at)
     # The engine's caches were built from what is gone.
@@ -98,33 +91,67 @@ def purge_held(
     return log.get(stone_id)
 
 
-def purge_tenant(
+def check_held(deps: Deps, tenant: str, selection: Selection) -> None:
+    """Refuse a purge that selects nothing the engine's stores hold.
+
+    The same rules as `selection.check_request` (which reads a folder's file),
+    asked of the stores themselves, so they hold on Postgres too.
+
+    Raises:
+        PurgeRequestError: naming the tenant, fact, chat or episode not held, or
+            the date before which nothing is held.
+    """
+    turns = deps.transcript.messages(tenant)
+    rows = deps.facts.store.rows(tenant)
+    if not (turns or rows or deps.events.events(tenant, limit=1)):
+        raise PurgeRequestError(f"no memory is held for tenant {tenant!r}")
+    if (
+        selection.fact is not None
+        and deps.facts.store.get(tenant, selection.fact) is None
+    ):
+        raise PurgeRequestError(
+            f"no fact {selection.fact!r} is held for tenant {tenant!r}"
+        )
+    if selection.chat is not None:
+        chat = selection.chat
+        in_thread = deps.transcript.messages(tenant, chat)
+        if not (
+            in_thread
+            or any(m.session == chat for m in turns)
+            or any(f.session == chat for f in rows)
+        ):
+            raise PurgeRequestError(f"no chat {chat!r} is held for tenant {tenant!r}")
+    if selection.episode is not None and not deps.jobs.episodes(
+        tenant, [selection.episode]
+    ):
+        raise PurgeRequestError(
+            f"no episode {selection.episode!r} is held for tenant {tenant!r}"
+        )
+    if selection.before is not None:
+        before = selection.before
+        if not (
+            any(m.timestamp < before for m in turns)
+            or any(f.created_at < before for f in rows)
+        ):
+            raise PurgeRequestError(
+                f"nothing is held for tenant {tenant!r} before {before.isoformat()}"
+            )
+
+
+def purge_selection(
     deps: Deps,
     local_files: Path | None,
     tenant: str,
+    selection: Selection,
     *,
     requested_by: str,
     at: datetime,
 ) -> Tombstone:
-    """Everything held about the tenant, removed from the engine's stores.
-
-    Raises:
-        PurgeRequestError: when the stores hold nothing for the tenant.
-    """
-    from memory_lab.owner.plan import make_plan
-    from memory_lab.owner.selection import PurgeRequestError, Selection
-
-    holds = (
-        deps.transcript.count(tenant)
-        or deps.facts.store.rows(tenant)
-        or deps.events.events(tenant, limit=1)
-    )
-    if not holds:
-        raise PurgeRequestError(f"no memory is held for tenant {tenant!r}")
-    everything = Selection()
+    """Check the selection, resolve it to ids and purge them from the stores."""
+    check_held(deps, tenant, selection)
     plan = make_plan(
         tenant,
-        everything,
+        selection,
         transcript=deps.transcript,  # type: ignore[arg-type]
         facts=deps.facts.store,  # type: ignore[arg-type]
         ledger=deps.jobs,
@@ -135,8 +162,47 @@ def purge_tenant(
         deps,
         local_files,
         tenant,
-        everything.to_json(),
+        selection.to_json(),
         plan,
         requested_by=requested_by,
         at=at,
     )
+
+
+def finish_held(deps: Deps, local_files: Path | None, at: datetime) -> list[Tombstone]:
+    """Finish the purges a killed process left running on these stores.
+
+    Each runs the tiers its tombstone does not record as done; `disk` is left to
+    `purge.finish_purges` where local files hold the stores.
+    """
+    held = HeldStores(deps, local_files)
+    log = held.log
+    finished = []
+    for stone in log.running():
+        plan = PurgePlan.from_json(stone.plan or {})
+        _run_tiers(held, log, stone.id, stone.tenant, plan)
+        if local_files is None:
+            log.finish(stone.id, at)
+        finished.append(log.get(stone.id))
+        deps.facts.refresh(stone.tenant)
+        deps.excerpts.drop(stone.tenant)
+    return finished
+
+
+def _run_tiers(
+    held: HeldStores, log: PurgeLog, stone_id: int, tenant: str, plan: PurgePlan
+) -> None:
+    """The in-process tiers the tombstone does not record as done, in order."""
+    matcher: list[Any] = []
+
+    def phrases() -> Any:
+        # Built once, and only while the purged text is still held.
+        if not matcher:
+            matcher.append(phrase_matcher(held, tenant, plan))  # type: ignore[arg-type]
+        return matcher[0]
+
+    for tier in IN_PROCESS_TIERS:
+        if tier in log.get(stone_id).counts:
+            continue
+        TIER_RUNS[tier](held, log.get(stone_id), plan, phrases)  # type: ignore[arg-type]
+        phases.reached(f"purge:{tier}")

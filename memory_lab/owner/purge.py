@@ -36,7 +36,8 @@ are removed and the worker makes them again from the turns left.
 the process there: the command's test-only hook `MEMORY_LAB_PURGE_CRASH_AFTER=
 <tier>` SIGKILLs it at that point (see `memlab_cli.purge_cmd`).
 
-Local files only: a Postgres store or a Chroma server is not purged. A process
+This is the purge of a data folder's own files; on Postgres or a Chroma server
+the same tiers run through an engine on them (`owner.held`). A process
 that held the purged text before the purge should not reopen the folder: Chroma
 can write that text back from its memory into new index files (see `disk`).
 """

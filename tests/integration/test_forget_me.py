@@ -3,6 +3,8 @@ once, the files forget it after the next open, and other tenants keep theirs."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import uuid
@@ -39,8 +41,8 @@ def _turns(tenant: str, secret: str) -> list[Message]:
     ]
 
 
-def _fill(engine: MemoryEngine) -> None:
-    for tenant, secret in (("ana", SECRET), ("bo", "Copperfern-1187")):
+def _fill(engine: MemoryEngine, ana: str = "ana", bo: str = "bo") -> None:
+    for tenant, secret in ((ana, SECRET), (bo, "Copperfern-1187")):
         for turn in _turns(tenant, secret):
             engine.ingest(tenant, [turn])
         engine.close_session(tenant)
@@ -53,7 +55,7 @@ def test_forget_me_leaves_no_byte_and_keeps_the_other_tenant(tmp_path: Path) -> 
         _fill(engine)
         assert engine.episodes.count("ana") and engine.facts.active("ana")
         bo = engine.snapshot("bo")
-        stone = engine.purge_tenant("ana", requested_by="ana herself")
+        stone = engine.purge("ana", requested_by="ana herself")
         assert stone.selection == {"everything": True}
         assert engine.transcript.count("ana") == 0
         assert engine.episodes.count("ana") == 0
@@ -64,7 +66,7 @@ def test_forget_me_leaves_no_byte_and_keeps_the_other_tenant(tmp_path: Path) -> 
         with pytest.raises(
             PurgeRequestError, match="no memory is held for tenant 'ana'"
         ):
-            engine.purge_tenant("ana", requested_by="again")
+            engine.purge("ana", requested_by="again")
     reopen = "import sys, memory_lab as m; m.MemoryEngine(sys.argv[1]).close()"
     subprocess.run([sys.executable, "-c", reopen, str(data)], check=True)
     assert files_holding(data, SECRET) == []
@@ -99,7 +101,7 @@ def test_forget_me_on_postgres_leaves_no_row_holding_it(postgres_url) -> None:
     ) as engine:
         _fill(engine)
         assert {"messages", "facts"} <= set(_tables_holding(engine, SECRET))
-        stone = engine.purge_tenant("ana", requested_by="ana herself")
+        stone = engine.purge("ana", requested_by="ana herself")
         assert stone.status == "done"  # no file of this engine holds it
         assert _tables_holding(engine, SECRET) == []
         assert "messages" in _tables_holding(engine, "Copperfern-1187")
@@ -109,5 +111,58 @@ def test_memory_held_in_the_process_cannot_be_purged_this_way() -> None:
     engine = MemoryEngine(clock=ManualClock(T0))
     engine.ingest("ana", _turns("ana", SECRET)[:2])
     with pytest.raises(MemoryLabError, match="held in this process only"):
-        engine.purge_tenant("ana", requested_by="x")
+        engine.purge("ana", requested_by="x")
     engine.close()
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "memlab_cli.main", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
+
+
+@pytest.mark.xdist_group("servers")
+def test_purge_on_servers_killed_midway_is_finished_by_the_next_purge(
+    postgres_url, chroma_url, tmp_path: Path
+) -> None:
+    # The command uses the default namespace: tenants of their own keep it apart.
+    ana, bo = (f"{name}-{uuid.uuid4().hex[:8]}" for name in ("ana", "bo"))
+    spec = StoreSpec(store=postgres_url, episodes=chroma_url)
+    with MemoryEngine(
+        stores=spec, clock=ManualClock(T0 + timedelta(hours=2))
+    ) as engine:
+        _fill(engine, ana, bo)
+        assert engine.episodes.count(ana)
+    flags = ["--data", str(tmp_path / "d"), "--store", postgres_url]
+    flags += ["--episodes-store", chroma_url]
+    bad = _cli("purge", *flags, "--tenant", ana, "--fact", "f-nope")
+    assert bad.returncode != 0 and "no fact 'f-nope'" in bad.stderr
+    killed = _cli(
+        "purge",
+        *flags,
+        "--tenant",
+        ana,
+        "--yes",
+        env={"MEMORY_LAB_PURGE_CRASH_AFTER": "transcript"},
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    with MemoryEngine(stores=spec) as engine:
+        assert engine.transcript.count(ana) == 0
+        assert engine.facts.store.rows(ana)  # not reached before the kill
+    done = _cli("purge", *flags, "--tenant", bo, "--chat", "s1")
+    assert done.returncode == 0, done.stderr
+    assert "finished purge" in done.stdout
+    with MemoryEngine(stores=spec) as engine:
+        assert engine.facts.store.rows(ana) == []
+        assert engine.episodes.index.get(ana) == []
+        assert engine.transcript.count(bo) == 0
+        with engine.jobs.db.read() as conn:
+            left = conn.execute(
+                "SELECT COUNT(*) AS n FROM events WHERE tenant = ?", (ana,)
+            ).fetchone()["n"]
+        assert left == 0
