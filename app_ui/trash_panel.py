@@ -108,6 +108,7 @@ def retention_line(engine: MemoryEngine, tenant: str) -> None:
         ("raw turns", policy.raw_turns_days),
         ("episodes", policy.episodes_days),
         ("events", policy.events_days),
+        ("cached model replies", policy.cache_days),
         *((f"{category} facts", d) for category, d in policy.facts_days.items()),
     ]
     shown = ", ".join(f"{what} {days:g} d" for what, days in ages if days)

@@ -547,6 +547,12 @@ class RetentionConfig(Frozen):
     events_days: float | None = Field(
         default=None, gt=0, description="Run-log events older than this."
     )
+    cache_days: float | None = Field(
+        default=None,
+        gt=0,
+        description="LLM response cache entries stored longer ago (with a model "
+        "configured; the cache is shared by every tenant on the machine).",
+    )
     every_hours: float = Field(
         default=24.0, gt=0, description="How often retention is applied."
     )
@@ -571,6 +577,7 @@ class RetentionConfig(Frozen):
             or self.episodes_days
             or self.facts_days
             or self.events_days
+            or self.cache_days
         )
 
 

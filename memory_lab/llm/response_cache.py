@@ -114,6 +114,16 @@ class ResponseCache:
         with self._connection() as db:
             db.execute("DELETE FROM responses")
 
+    def delete_older_than(self, cutoff: datetime) -> int:
+        """Delete every record stored before `cutoff`, leaving no copy in the file.
+
+        For retention; removed as `delete_matching` removes. Returns how many.
+        """
+        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
+            stamps = db.execute("SELECT key, created_at FROM responses").fetchall()
+        old = {key for key, stamp in stamps if datetime.fromisoformat(stamp) < cutoff}
+        return self.delete_matching_keys(old)
+
     def delete_matching(self, match: Callable[[dict[str, Any]], bool]) -> int:
         """Delete every record `match` accepts, leaving no copy in the file.
 
@@ -127,13 +137,21 @@ class ResponseCache:
                 emptied for several seconds; calling again finishes the job.
         """
         with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
+            rows = db.execute("SELECT key, record FROM responses").fetchall()
+        return self.delete_matching_keys(
+            {key for key, record in rows if match(json.loads(record))}
+        )
+
+    def delete_matching_keys(self, keys: set[str]) -> int:
+        """Delete these records with `secure_delete`, then empty the WAL; how many."""
+        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
             db.execute("PRAGMA secure_delete = ON")
-            rows = db.execute("SELECT key, record FROM responses")
-            doomed = [(key,) for key, record in rows if match(json.loads(record))]
             with db:
-                db.executemany("DELETE FROM responses WHERE key = ?", doomed)
+                db.executemany(
+                    "DELETE FROM responses WHERE key = ?", [(k,) for k in keys]
+                )
             for _ in range(50):
                 if not db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]:
-                    return len(doomed)
+                    return len(keys)
                 time.sleep(0.1)
         raise sqlite3.OperationalError(f"{self.path}: the WAL stayed in use")

@@ -16,6 +16,7 @@ it was read from went.
   summarised and the day and week summaries that ended before then; the running
   summary is rebuilt from the episodes left;
 - facts: rows of a category named in `facts_days` recorded before its age;
+- the LLM response cache: entries stored before `now - cache_days`;
 - events: run-log events older than `events_days`; an event that names or
   quotes a removed record goes with it, whatever its age (it would keep the
   text the policy removed).
@@ -115,12 +116,14 @@ def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryE
         )
         counts = stone.counts
     events_removed = _expire_events(deps, tenant, now)
+    cached = _expire_cache(deps, now)
     removed = {
         ("turn", "turns"): len(plan.turns),
         ("episode", "episodes"): len(plan.episodes),
         ("day or week summary", "day and week summaries"): len(plan.periods),
         ("fact", "facts"): counts.get("facts", {}).get("rows", 0),
         ("event", "events"): events_removed + counts.get("events", {}).get("events", 0),
+        ("cached response", "cached responses"): cached,
     }
     said = (
         ", ".join(
@@ -154,3 +157,15 @@ def _expire_events(deps: Deps, tenant: str, now: datetime) -> int:
     old = [e.id for e in deps.events.events(tenant) if e.at < cutoff]
     with deps.jobs.db.write() as conn:
         return erase.delete_rows(conn, "events", tenant, old)
+
+
+def _expire_cache(deps: Deps, now: datetime) -> int:
+    days, llm = deps.config.retention.cache_days, deps.config.llm
+    if not days or llm is None or not llm.use_cache:
+        return 0
+    from memory_lab.llm.response_cache import ResponseCache, default_cache_path
+
+    path = Path(llm.cache_path) if llm.cache_path else default_cache_path()
+    if not path.is_file():
+        return 0
+    return ResponseCache(path).delete_older_than(now - timedelta(days=days))

@@ -187,3 +187,27 @@ def test_bad_policies_are_refused_by_name() -> None:
         _policy(facts_days={"knowledge": 0})
     with pytest.raises(ValidationError, match="raw_turns_days"):
         _policy(raw_turns_days=-1)
+
+
+def test_old_cached_model_responses_go(tmp_path: Path) -> None:
+    from memory_lab.config import LLMSettings
+    from memory_lab.engine import make_brain
+    from memory_lab.llm.response_cache import ResponseCache
+    from memory_lab.tokens import default_counter
+
+    cache = tmp_path / "llm-cache.sqlite"
+    ResponseCache(cache).put("k-old", {"text": "an old reply"})
+    # The cache stamps entries by the wall clock; the engine's is ten days on.
+    clock = ManualClock(datetime.now(UTC) + timedelta(days=10))
+    llm = LLMSettings(
+        base_url="http://127.0.0.1:9/v1", model="m", cache_path=str(cache)
+    )
+    config = MemoryConfig(retention=RetentionConfig(cache_days=5), llm=llm)
+    offline = make_brain(MemoryConfig(), default_counter(), clock)
+    with MemoryEngine(
+        tmp_path / "d", clock=clock, config=config, brain=offline
+    ) as engine:
+        engine.ingest(TENANT, _conversation()[:2])
+        engine.flush()
+        assert _retained(engine) == ["Retention removed 1 cached response"]
+    assert len(ResponseCache(cache)) == 0
