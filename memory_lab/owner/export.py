@@ -15,6 +15,7 @@ retried job writes again.
 from __future__ import annotations
 
 import os
+from dataclasses import asdict
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -22,7 +23,8 @@ from pathlib import Path
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.owner import tables
 from memory_lab.owner.holdings import Holdings
-from memory_lab.owner.records import TenantExport, new_export
+from memory_lab.owner.records import SessionRow, TenantExport, new_export
+from memory_lab.sessions.store import SqlSessionStore
 
 
 class NoTenantDataError(MemoryLabError):
@@ -36,6 +38,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
         NoTenantDataError: when the tenant has no record anywhere.
     """
     tenant = require_tenant(tenant)
+    sessions = SqlSessionStore(holdings.db)
     with holdings.db.read() as conn:
         records = {
             "messages": tables.read_messages(conn, tenant),
@@ -47,6 +50,10 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
             "jobs": tables.read_jobs(conn, tenant),
             "chats": tables.read_chats(conn, tenant),
             "trash": tables.read_trash(conn, tenant),
+            "sessions": [
+                SessionRow(tenant=tenant, thread=thread, **asdict(record))
+                for thread, record in sessions.rows(tenant)
+            ],
         }
     periods = holdings.periods.get(tenant) if holdings.periods is not None else []
     records["periods"] = sorted(periods, key=lambda p: (p.thread, p.start, p.id))

@@ -19,6 +19,7 @@ from memory_lab.chats.catalog import ChatCatalog
 from memory_lab.errors import MemoryLabError
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
+from memory_lab.sessions.store import SqlSessionStore
 from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
@@ -109,6 +110,7 @@ def open_holdings(
         # exported and imported.
         ChatCatalog(db, stores[0])
         db.ensure(TRASH_SCHEMA)
+        SqlSessionStore(db)
         for name in ("episodes", "periods"):
             opened.append(_open_index(data_dir, spec, embedder, name, create))
     except BaseException:

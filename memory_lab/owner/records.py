@@ -15,7 +15,8 @@ can read the file and nothing is translated on the way out or in:
 - `link`: a stored link between two of the file's facts ("relates_to",
   "caused_by"), ended or not; "supersedes" links are read from the facts;
 - `event`: the memory's event log, oldest first;
-- `job`: a memory job the ledger holds, owed or done (`JobRow`).
+- `job`: a memory job the ledger holds, owed or done (`JobRow`);
+- `session`: a thread's current session and its lifecycle state (`SessionRow`).
 
 Episode vectors are not written: they are the embedder's output for each
 episode's text, which the file holds, so an import recomputes them (with the
@@ -70,6 +71,20 @@ class ThreadState(Record):
     extracted_upto: int
     summary: str
     session: str
+
+
+class SessionRow(Record):
+    """A thread's current session: its state (open, idle, closed, resumed) and why."""
+
+    tenant: str
+    thread: str
+    session: str
+    state: Literal["open", "idle", "closed", "resumed"]
+    opened_at: AwareDatetime
+    last_turn_at: AwareDatetime
+    since: AwareDatetime
+    closed_at: AwareDatetime | None
+    reason: str
 
 
 class JobRow(Record):
@@ -152,6 +167,7 @@ class TenantExport(BaseModel):
     jobs: list[JobRow] = []
     chats: list[ChatRow] = []
     trash: list[TrashRow] = []
+    sessions: list[SessionRow] = []
 
     @property
     def tenant(self) -> str:
@@ -180,6 +196,7 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
     ("job", "jobs", JobRow),
     ("chat", "chats", ChatRow),
     ("trash", "trash", TrashRow),
+    ("session", "sessions", SessionRow),
 )
 """(kind, `TenantExport` field, model) in file order."""
 
@@ -202,6 +219,7 @@ _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "job": (("thread/kind/first_seq", lambda j: (j.thread, j.kind, j.first_seq)),),
     "chat": (("thread", lambda c: c.thread),),
     "trash": (("kind/item", lambda t: (t.kind, t.item)),),
+    "session": (("thread", lambda s: s.thread),),
 }
 """What must not repeat within a kind: the stores' unique keys, by name."""
 

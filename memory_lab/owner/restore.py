@@ -28,6 +28,8 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.owner import tables
 from memory_lab.owner.holdings import Holdings
 from memory_lab.owner.records import ExportFileError, TenantExport, read_export
+from memory_lab.sessions.lifecycle import SessionRecord
+from memory_lab.sessions.store import SqlSessionStore
 
 
 class TenantPresentError(MemoryLabError):
@@ -118,6 +120,10 @@ def _write_rows(holdings: Holdings, conn: object, export: TenantExport) -> None:
     tables.write_jobs(conn, tenant, export.jobs)
     tables.write_chats(conn, tenant, export.chats)
     tables.write_trash(conn, tenant, export.trash)
+    sessions = SqlSessionStore(holdings.db)
+    for row in export.sessions:
+        fields = row.model_dump(exclude={"tenant", "thread"})
+        sessions.put(tenant, row.thread, SessionRecord(**fields))
     holdings.ledger.commit_episodes(tenant, export.episodes)
 
 

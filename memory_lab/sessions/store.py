@@ -78,6 +78,16 @@ class SqlSessionStore:
             }
         )
 
+    def rows(self, tenant: str) -> list[tuple[str, SessionRecord]]:
+        """Every thread's session of the tenant, by thread (for an export)."""
+        tenant = require_tenant(tenant)
+        with self._db.read() as conn:
+            threads = conn.execute(
+                "SELECT thread FROM memory_sessions WHERE tenant = ? ORDER BY thread",
+                (tenant,),
+            ).fetchall()
+        return [(r["thread"], self.get(tenant, r["thread"])) for r in threads]
+
     def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
         """Store the thread's session (inside the caller's transaction, if any)."""
         tenant = require_tenant(tenant)
