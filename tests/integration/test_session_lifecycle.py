@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from datetime import datetime, timedelta
 
 import pytest
@@ -135,3 +136,21 @@ def test_a_bad_session_config_is_refused_before_an_engine_opens(tmp_path, bad):
     with pytest.raises(ValueError, match="idle_after"):
         MemoryEngine(tmp_path, config=MemoryConfig.model_validate({"sessions": bad}))
     assert not (tmp_path / "memory.sqlite3").exists()
+
+
+@pytest.mark.xdist_group("servers")
+def test_the_session_is_kept_on_postgres(postgres_url):
+    from memory_lab.stores.locations import StoreSpec
+
+    spec = StoreSpec(store=postgres_url, namespace=f"pg_{uuid.uuid4().hex[:12]}")
+    clock = ManualClock(T0)
+    with MemoryEngine(None, config=CONFIG, clock=clock, stores=spec) as engine:
+        engine.chat("t1", "I live in Lisbon.")
+        clock.advance(timedelta(hours=3))
+        assert _kinds(engine.tick("t1")) == ["session_closed"]
+        engine.flush()
+        assert "Lisbon" in _values(engine)
+        closed = engine.session("t1")
+    with MemoryEngine(None, config=CONFIG, clock=clock, stores=spec) as again:
+        assert again.session("t1") == closed
+        assert _kinds(again.chat("t1", "Hello.")) == ["session_resumed"]
