@@ -56,26 +56,36 @@ def track_session(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     """Move the thread's session through its lifecycle at the clock's time.
 
     A session closed after the step (a timeout or a request) has every turn past
-    the watermark extracted: the close is handed to `check_triggers`.
+    the watermark extracted: the close is handed to `check_triggers`. So does a
+    stored close whose extraction was never recorded (a crash between the two
+    commits): the turn that resumes it settles it first.
     """
     deps = runtime.context
+    tenant, thread = state["tenant"], state["thread"]
     asked = bool(state.get("close_session"))
     if deps.sessions is None:
         return {}
     turns = [Turn(m.session, m.timestamp) for m in _messages(state.get("incoming"))]
     with deps.jobs.db.write():
+        before = deps.sessions.get(tenant, thread)
+        marks = deps.jobs.marks(tenant, thread)
         step, events = record_session_step(
             deps.sessions,
             deps.events,
-            state["tenant"],
-            state["thread"],
+            tenant,
+            thread,
             deps.clock.now(),
             deps.config.sessions,
             turns=turns,
             close=asked,
         )
+    unsettled = (
+        before is not None
+        and before.state == "closed"
+        and marks.extract_planned_upto < marks.decided_upto
+    )
     return {
-        "close_session": asked or step.closed,
+        "close_session": asked or step.closed or unsettled,
         "step_events": state.get("step_events", []) + _dump(events),
     }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
@@ -154,3 +155,20 @@ def test_the_session_is_kept_on_postgres(postgres_url):
     with MemoryEngine(None, config=CONFIG, clock=clock, stores=spec) as again:
         assert again.session("t1") == closed
         assert _kinds(again.chat("t1", "Hello.")) == ["session_resumed"]
+
+
+def test_a_close_whose_extraction_was_lost_is_settled_by_the_next_turn(tmp_path):
+    clock = ManualClock(T0)
+    with _engine(tmp_path, clock) as engine:
+        engine.chat("t1", "I live in Bergen.")
+        engine.flush()
+        assert engine.state("t1")["extract_planned_upto"] == -1
+        # The close committed, the plan asking for its extraction did not.
+        opened = engine.session("t1")
+        lost = replace(opened, state="closed", closed_at=T0, since=T0, reason="x")
+        engine.deps.sessions.put("t1", "main", lost)
+        clock.advance(timedelta(minutes=1))
+        assert _kinds(engine.chat("t1", "Hello.")) == ["session_resumed"]
+        engine.flush()
+        assert "Bergen" in _values(engine)
+        assert engine.state("t1")["extracted_upto"] >= 1
