@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from memory_lab.types import FactCandidate, Message
@@ -121,3 +125,54 @@ def probe_record(**fields):
         retrieve_ms=0.0,
     )
     return ProbeRecord(**{**base, **fields})
+
+
+TOPICS = ("the garden", "the trip to Lisbon", "our budget", "the new bike")
+
+
+def spaced_turns(
+    tenant: str,
+    said: Mapping[tuple[str, int], str],
+    sessions: Sequence[str],
+    *,
+    start: datetime,
+    apart: timedelta = timedelta(days=1),
+    per_session: int = 16,
+) -> list[Message]:
+    """Sessions `apart`, turns three minutes apart, small talk but for `said`.
+
+    `said` maps (session, turn number) to what that turn says instead; turn ids
+    are `session:number`, users and assistants alternate.
+    """
+    turns = []
+    for day, session in enumerate(sessions):
+        for i in range(per_session):
+            n = len(turns)
+            text = said.get(
+                (session, i), f"Let us talk about {TOPICS[n % 4]}, item {n}."
+            )
+            turns.append(
+                Message(
+                    id=f"{session}:{i}",
+                    tenant=tenant,
+                    session=session,
+                    role="user" if i % 2 == 0 else "assistant",
+                    content=text,
+                    timestamp=start + day * apart + timedelta(minutes=3 * i),
+                )
+            )
+    return turns
+
+
+def memory_lab_cli(
+    *args: str, env: Mapping[str, str] | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    """`memory-lab ARGS` in a new process, output captured, no terminal to ask on."""
+    return subprocess.run(
+        [sys.executable, "-m", "memlab_cli.main", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        timeout=timeout,
+    )

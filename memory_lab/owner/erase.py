@@ -28,23 +28,19 @@ ROW_TABLES = {
 def delete_rows(conn: Any, kind: str, tenant: str, ids: Sequence[str]) -> int:
     """Delete the tenant's rows of one kind by id; returns how many were held."""
     table = ROW_TABLES[kind]
-    return sum(
-        conn.execute(
-            f"DELETE FROM {table} WHERE tenant = ? AND id = ?", (tenant, i)
-        ).rowcount
-        for i in dict.fromkeys(ids)
-    )
+    sql = f"DELETE FROM {table} WHERE tenant = ? AND id = ?"
+    return _each(conn, sql, [(tenant, i) for i in dict.fromkeys(ids)])
 
 
 def delete_trash(conn: Any, tenant: str, kind: str, ids: Sequence[str]) -> int:
     """Delete the trash rows of purged facts or episodes (their label quotes them)."""
-    return sum(
-        conn.execute(
-            "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
-            (tenant, kind, i),
-        ).rowcount
-        for i in dict.fromkeys(ids)
-    )
+    sql = "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?"
+    return _each(conn, sql, [(tenant, kind, i) for i in dict.fromkeys(ids)])
+
+
+def _each(conn: Any, sql: str, params: Sequence[tuple]) -> int:
+    """Run one statement per parameter row; how many rows it touched in all."""
+    return sum(conn.execute(sql, p).rowcount for p in params)
 
 
 def relabel_trash(
@@ -63,13 +59,8 @@ def delete_links(conn: Any, tenant: str, fact_ids: Sequence[str]) -> int:
     A link holds only ids, but one left behind would point at nothing and say
     that something was there.
     """
-    return sum(
-        conn.execute(
-            "DELETE FROM fact_links WHERE tenant = ? AND (source = ? OR target = ?)",
-            (tenant, i, i),
-        ).rowcount
-        for i in dict.fromkeys(fact_ids)
-    )
+    sql = "DELETE FROM fact_links WHERE tenant = ? AND (source = ? OR target = ?)"
+    return _each(conn, sql, [(tenant, i, i) for i in dict.fromkeys(fact_ids)])
 
 
 def threads(conn: Any, tenant: str) -> list[str]:

@@ -10,7 +10,8 @@ SQL (`?` placeholders), inside the caller's transaction.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeVar
 
 from memory_lab.owner.records import (
     ChatRow,
@@ -20,6 +21,9 @@ from memory_lab.owner.records import (
     TrashRow,
 )
 from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
+from memory_lab.types import Record
+
+_R = TypeVar("_R", bound=Record)
 
 TENANT_TABLES = (
     "messages",
@@ -31,6 +35,7 @@ TENANT_TABLES = (
     "memory_episodes",
     "chats",
     "trash",
+    "memory_sessions",
 )
 """Every table with a row per tenant record."""
 
@@ -137,56 +142,51 @@ def write_jobs(conn: Any, tenant: str, jobs: Sequence[JobRow]) -> None:
         )
 
 
-_CHAT_COLUMNS = tuple(f for f in ChatRow.model_fields if f != "tenant")
+def _read_records(
+    conn: Any, table: str, model: type[_R], tenant: str, order: str
+) -> list[_R]:
+    """The tenant's rows of a table whose columns are the model's fields."""
+    columns = [f for f in model.model_fields if f != "tenant"]
+    rows = conn.execute(
+        f"SELECT {', '.join(columns)} FROM {table} WHERE tenant = ? ORDER BY {order}",
+        (tenant,),
+    ).fetchall()
+    return [model.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+
+
+def _write_records(
+    conn: Any, table: str, tenant: str, records: Sequence[Record]
+) -> None:
+    """Insert records as they were, times as the stores encode them."""
+    if not records:
+        return
+    columns = [f for f in type(records[0]).model_fields if f != "tenant"]
+
+    def cell(value: Any) -> Any:
+        return encode_time(value) if isinstance(value, datetime) else value
+
+    conn.executemany(
+        f"INSERT INTO {table} (tenant, {', '.join(columns)})"
+        f" VALUES ({', '.join('?' * (len(columns) + 1))})",
+        [(tenant, *(cell(getattr(r, n)) for n in columns)) for r in records],
+    )
 
 
 def read_chats(conn: Any, tenant: str) -> list[ChatRow]:
     """The tenant's chat catalog rows (titles, trash), by thread."""
-    rows = conn.execute(
-        f"SELECT {', '.join(_CHAT_COLUMNS)} FROM chats WHERE tenant = ?"
-        " ORDER BY thread",
-        (tenant,),
-    ).fetchall()
-    return [ChatRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+    return _read_records(conn, "chats", ChatRow, tenant, "thread")
 
 
 def write_chats(conn: Any, tenant: str, chats: Sequence[ChatRow]) -> None:
     """Insert chat catalog rows as they were."""
-    conn.executemany(
-        f"INSERT INTO chats (tenant, {', '.join(_CHAT_COLUMNS)})"
-        f" VALUES ({', '.join('?' * (len(_CHAT_COLUMNS) + 1))})",
-        [
-            (
-                tenant,
-                *(
-                    encode_time(getattr(c, n))
-                    if n in ("created_at", "trashed_at")
-                    else getattr(c, n)
-                    for n in _CHAT_COLUMNS
-                ),
-            )
-            for c in chats
-        ],
-    )
-
-
-_TRASH_COLUMNS = tuple(f for f in TrashRow.model_fields if f != "tenant")
+    _write_records(conn, "chats", tenant, chats)
 
 
 def read_trash(conn: Any, tenant: str) -> list[TrashRow]:
     """The tenant's trashed facts and episodes, by kind and id."""
-    rows = conn.execute(
-        f"SELECT {', '.join(_TRASH_COLUMNS)} FROM trash WHERE tenant = ?"
-        " ORDER BY kind, item",
-        (tenant,),
-    ).fetchall()
-    return [TrashRow.model_validate({**dict(r), "tenant": tenant}) for r in rows]
+    return _read_records(conn, "trash", TrashRow, tenant, "kind, item")
 
 
 def write_trash(conn: Any, tenant: str, rows: Sequence[TrashRow]) -> None:
     """Insert trash rows as they were."""
-    conn.executemany(
-        f"INSERT INTO trash (tenant, {', '.join(_TRASH_COLUMNS)})"
-        f" VALUES ({', '.join('?' * (len(_TRASH_COLUMNS) + 1))})",
-        [(tenant, t.kind, t.item, t.label, encode_time(t.trashed_at)) for t in rows],
-    )
+    _write_records(conn, "trash", tenant, rows)

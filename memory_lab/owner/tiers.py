@@ -27,6 +27,7 @@ from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
 from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
+from memory_lab.sessions.store import SqlSessionStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
 from memory_lab.stores.sqlite_facts import SqliteFactStore
@@ -80,6 +81,7 @@ class PurgeFolder:
         # Made here too, so a folder from before the catalog can be purged.
         ChatCatalog(self.db, self.transcript)
         self.db.ensure(TRASH_SCHEMA)
+        SqlSessionStore(self.db)
         built_by = embedder or MiniLMEmbedder
         self._embedder = NameOnly(built_by.name, built_by.dim)
         self._indexes: dict[str, ChromaEpisodeStore | None] = {}

@@ -18,12 +18,12 @@ from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.owner.trash_bin import TrashError
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.types import Message
+from tests.helpers import spaced_turns
 
 SECRET = "Quillfeather-4471"
 T0 = datetime(2026, 2, 2, 9, 0, tzinfo=UTC)
 KEEP = timedelta(days=30)
 TENANT = "ana"
-TOPICS = ("the garden", "the trip to Lisbon", "our budget", "the new bike")
 
 
 def _conversation() -> list[Message]:
@@ -31,22 +31,7 @@ def _conversation() -> list[Message]:
         ("s1", 2): f"My locker code is {SECRET}, please remember it.",
         ("s2", 4): "My favourite colour is teal.",
     }
-    turns = []
-    for day, chat in enumerate(("s1", "s2")):
-        for i in range(16):
-            n = len(turns)
-            text = said.get((chat, i), f"Let us talk about {TOPICS[n % 4]}, item {n}.")
-            turns.append(
-                Message(
-                    id=f"{chat}:{i}",
-                    tenant=TENANT,
-                    session=chat,
-                    role="user" if i % 2 == 0 else "assistant",
-                    content=text,
-                    timestamp=T0 + timedelta(days=day, minutes=3 * i),
-                )
-            )
-    return turns
+    return spaced_turns(TENANT, said, ("s1", "s2"), start=T0)
 
 
 def _open(data: Path, at: datetime) -> MemoryEngine:

@@ -3,11 +3,12 @@ once, the files forget it after the next open, and other tenants keep theirs."""
 
 from __future__ import annotations
 
-import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import uuid
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from memory_lab.owner.disk import files_holding
 from memory_lab.owner.selection import PurgeRequestError
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.types import Message
+from tests.helpers import memory_lab_cli
 
 SECRET = "Tallowick-3390"
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -71,6 +73,11 @@ def test_forget_me_leaves_no_byte_and_keeps_the_other_tenant(tmp_path: Path) -> 
     subprocess.run([sys.executable, "-c", reopen, str(data)], check=True)
     assert files_holding(data, SECRET) == []
     assert files_holding(data, "Copperfern-1187")
+    with closing(sqlite3.connect(data / "memory.sqlite3")) as conn:
+        sessions = dict(
+            conn.execute("SELECT tenant, COUNT(*) FROM memory_sessions GROUP BY tenant")
+        )
+    assert sessions == {"bo": 1}
 
 
 def _tables_holding(engine: MemoryEngine, text: str) -> list[str]:
@@ -116,14 +123,7 @@ def test_memory_held_in_the_process_cannot_be_purged_this_way() -> None:
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "memlab_cli.main", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        stdin=subprocess.DEVNULL,
-        timeout=300,
-    )
+    return memory_lab_cli(*args, env=env)
 
 
 @pytest.mark.xdist_group("servers")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import shutil
 import signal
 import subprocess
@@ -30,11 +29,11 @@ from memory_lab.owner.tiers import LOST
 from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.types import Message
+from tests.helpers import memory_lab_cli, spaced_turns
 
 SECRET = "zq-purge-7f3a"
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 TENANT = "ana"
-TOPICS = ("the garden", "the trip to Lisbon", "our budget", "the new bike")
 
 
 def _conversation() -> list[Message]:
@@ -43,22 +42,7 @@ def _conversation() -> list[Message]:
         ("s1", 4): f"Remember that the locker {SECRET} is at the gym.",
         ("s2", 4): "My favourite colour is teal.",
     }
-    turns = []
-    for day, chat in enumerate(("s1", "s2", "s3")):
-        for i in range(16):
-            n = len(turns)
-            text = said.get((chat, i), f"Let us talk about {TOPICS[n % 4]}, item {n}.")
-            turns.append(
-                Message(
-                    id=f"{chat}:{i}",
-                    tenant=TENANT,
-                    session=chat,
-                    role="user" if i % 2 == 0 else "assistant",
-                    content=text,
-                    timestamp=T0 + timedelta(days=day, minutes=3 * i),
-                )
-            )
-    return turns
+    return spaced_turns(TENANT, said, ("s1", "s2", "s3"), start=T0)
 
 
 @pytest.fixture(scope="module")
@@ -101,14 +85,7 @@ _OPEN_ENGINE = (
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "memlab_cli.main", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        stdin=subprocess.DEVNULL,
-        timeout=240,
-    )
+    return memory_lab_cli(*args, env=env, timeout=240)
 
 
 def _tombstones(data: Path) -> list:

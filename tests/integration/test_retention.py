@@ -21,35 +21,22 @@ from memory_lab.owner.disk import files_holding
 from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.types import Message
+from tests.helpers import spaced_turns
 
 SECRET = "Marrowbone-6612"
 T0 = datetime(2026, 4, 6, 9, 0, tzinfo=UTC)
 TENANT = "ana"
-TOPICS = ("the garden", "the trip to Lisbon", "our budget", "the new bike")
 
 
 def _conversation() -> list[Message]:
     said = {
-        (0, 2): f"My locker code is {SECRET}, please remember it.",
-        (2, 4): "My favourite colour is teal.",
+        ("d0", 2): f"My locker code is {SECRET}, please remember it.",
+        ("d2", 4): "My favourite colour is teal.",
     }
-    turns = []
-    for day in range(3):
-        for i in range(16):
-            n = len(turns)
-            text = said.get((day, i), f"Let us talk about {TOPICS[n % 4]}, item {n}.")
-            turns.append(
-                Message(
-                    id=f"d{day}:{i}",
-                    tenant=TENANT,
-                    session=f"s{day}",
-                    role="user" if i % 2 == 0 else "assistant",
-                    content=text,
-                    # Ten days apart, so each age cuts between days.
-                    timestamp=T0 + timedelta(days=10 * day, minutes=3 * i),
-                )
-            )
-    return turns
+    # Ten days apart, so each age cuts between days.
+    return spaced_turns(
+        TENANT, said, ("d0", "d1", "d2"), start=T0, apart=timedelta(days=10)
+    )
 
 
 @pytest.fixture(scope="module")
