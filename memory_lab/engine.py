@@ -552,7 +552,7 @@ class MemoryEngine:
     def _apply_retention(self, job: Job) -> list[MemoryEvent]:
         from memory_lab.owner.retention import apply_retention
 
-        return apply_retention(self.deps, job, self._local_files)
+        return apply_retention(self.deps, job, self._local_files, self.trash_keep)
 
     def _run_job(self, job: Job) -> list[MemoryEvent]:
         out = self.maintenance.invoke({"job": job}, context=self.deps)

@@ -9,6 +9,8 @@ tombstone says the trash asked for it. A purge needs the folder's stores closed
 (Chroma can write purged text back from a process that held it), so an engine
 empties the trash when it opens a data folder, in a child process, before it
 reads any store, the way it finishes a purge a killed process left running.
+An engine with a retention policy also empties its tenant's trash in the
+maintenance graph's retention job (`empty_held_trash`), on its own stores.
 
 Run as `python -m memory_lab.owner.empty_trash DATA_DIR NOW EMBEDDER DIM KEEP_DAYS`.
 """
@@ -22,11 +24,14 @@ from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError
 from memory_lab.owner.trash_bin import due_items
+
+if TYPE_CHECKING:
+    from memory_lab.graph.deps import Deps
 
 DATABASE = "memory.sqlite3"
 REQUESTED_BY = "trash (restore window passed)"
@@ -137,6 +142,65 @@ def empty_trash(
         )
         _drop_row(database, entry)
     return emptied
+
+
+def empty_held_trash(
+    deps: Deps, local_files: Path | None, tenant: str, now: datetime, keep: timedelta
+) -> int:
+    """Purge the tenant's trash past its window from the engine's own stores.
+
+    What the maintenance graph does (with the retention job) in a running
+    engine, through `owner.held`; the same rules as `empty_trash`. Returns how
+    many items were emptied.
+    """
+    from memory_lab.owner.held import purge_selection
+    from memory_lab.owner.selection import PurgeRequestError, Selection
+
+    db = deps.jobs.db
+    with db.read() as conn:
+        chats = conn.execute(
+            "SELECT thread, trashed_at FROM chats"
+            " WHERE tenant = ? AND trashed_at IS NOT NULL",
+            (tenant,),
+        ).fetchall()
+        items = conn.execute(
+            "SELECT kind, item, trashed_at FROM trash WHERE tenant = ?", (tenant,)
+        ).fetchall()
+    found = [("chat", r["thread"], r["trashed_at"]) for r in chats]
+    found += [(r["kind"], r["item"], r["trashed_at"]) for r in items]
+    due = [
+        DueItem(tenant, kind, item)  # type: ignore[arg-type] - chat, fact or episode
+        for kind, item, trashed in sorted(found)
+        if datetime.fromisoformat(trashed) + keep <= now
+    ]
+    for entry in due:
+        fact = (
+            deps.facts.store.get(tenant, entry.item) if entry.kind == "fact" else None
+        )
+        if fact is None or fact.status != "active":
+            try:
+                purge_selection(
+                    deps,
+                    local_files,
+                    tenant,
+                    Selection(**{entry.kind: entry.item}),
+                    requested_by=REQUESTED_BY,
+                    at=now,
+                )
+            except PurgeRequestError:
+                pass  # nothing of it is held any more: only its row goes
+        with db.write() as conn:
+            if entry.kind == "chat":
+                conn.execute(
+                    "DELETE FROM chats WHERE tenant = ? AND thread = ?",
+                    (tenant, entry.item),
+                )
+            else:
+                conn.execute(
+                    "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
+                    (tenant, entry.kind, entry.item),
+                )
+    return len(due)
 
 
 def _active(database: Path, tenant: str, fact_id: str) -> bool:

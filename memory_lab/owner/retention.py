@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 
 from memory_lab.events import make_event
 from memory_lab.owner import erase
+from memory_lab.owner.empty_trash import empty_held_trash
 from memory_lab.owner.held import purge_held
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.types import MemoryEvent
@@ -93,8 +94,12 @@ def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
     )
 
 
-def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryEvent]:
+def apply_retention(
+    deps: Deps, job: Job, data_dir: Path | None, trash_keep: timedelta
+) -> list[MemoryEvent]:
     """Remove what is past its age for the job's tenant; the run-log events.
+
+    The tenant's trash past `trash_keep` is emptied here too.
 
     A job with nothing due leaves no tombstone and one event saying so.
     """
@@ -117,6 +122,7 @@ def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryE
         counts = stone.counts
     events_removed = _expire_events(deps, tenant, now)
     cached = _expire_cache(deps, now)
+    emptied = empty_held_trash(deps, data_dir, tenant, now, trash_keep)
     removed = {
         ("turn", "turns"): len(plan.turns),
         ("episode", "episodes"): len(plan.episodes),
@@ -124,6 +130,7 @@ def apply_retention(deps: Deps, job: Job, data_dir: Path | None) -> list[MemoryE
         ("fact", "facts"): counts.get("facts", {}).get("rows", 0),
         ("event", "events"): events_removed + counts.get("events", {}).get("events", 0),
         ("cached response", "cached responses"): cached,
+        ("item from the trash", "items from the trash"): emptied,
     }
     said = (
         ", ".join(

@@ -198,3 +198,33 @@ def test_old_cached_model_responses_go(tmp_path: Path) -> None:
         engine.flush()
         assert _retained(engine) == ["Retention removed 1 cached response"]
     assert len(ResponseCache(cache)) == 0
+
+
+def test_the_retention_job_empties_the_trash_past_its_window(data: Path) -> None:
+    keep = timedelta(days=30)
+    config = _policy(events_days=365)  # a policy, so the job runs; it removes no event
+    start = T0 + timedelta(days=21)
+    with MemoryEngine(
+        data, clock=ManualClock(start), config=config, trash_keep=keep
+    ) as engine:
+        [secret] = [f for f in engine.facts.active(TENANT) if SECRET in f.value]
+        episode = next(e for e in engine.episodes.get(TENANT) if "d0:2" in e.turn_ids)
+        engine.trash.trash_fact(TENANT, secret.id)
+        engine.trash.trash_episode(TENANT, episode.id)
+        chat = engine.chats.create(TENANT, start, title="Scratch")
+        engine.chats.trash(TENANT, chat.thread, start)
+
+        engine.clock.advance(keep - timedelta(hours=1))
+        engine.tick(TENANT)
+        engine.flush()
+        assert len(engine.trash.items(TENANT)) == 2  # still restorable
+
+        engine.clock.advance(timedelta(days=1))
+        engine.tick(TENANT)
+        engine.flush()
+        assert engine.trash.items(TENANT) == []
+        assert engine.chats.chats(TENANT, trashed=True) == []
+        assert engine.facts.store.get(TENANT, secret.id) is None
+        assert episode.id not in {e.id for e in engine.episodes.index.get(TENANT)}
+        assert _retained(engine)[-1].startswith("Retention removed")
+        assert "3 items from the trash" in _retained(engine)[-1]
