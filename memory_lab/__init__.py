@@ -46,10 +46,15 @@ Map of the library:
   closed, resumed on the clock, pure; `store`; `tracking`: a step's transitions
   stored and logged as events).
 - `chats/`: a tenant's chats (`catalog`: titles, search, a trash with a restore
-  window) and `trash`, which purges chats past that window.
+  window).
 - `owner/`: what the memory's owner controls: `export` and `restore` (one
-  tenant as JSON lines, and back), `purge` (content removed for real, with a
-  tombstone, resumed after a kill).
+  tenant as JSON lines, and back), `purge` (content removed for real from a
+  folder's files, with a tombstone, resumed after a kill), `held` (the same
+  tiers on the stores an engine holds open: "forget me", Postgres, retention),
+  `trash_bin` (facts and episodes deleted, restorable), `empty_trash` (what is
+  past its restore window, purged), `retention` (each tier's age limit, applied
+  by the maintenance graph).
+- `data/`: the built-in conversation the app and `replay` start from.
 - `graph/`: the LangGraph state machine (state, deps, nodes, routing, build);
   `engine.MemoryEngine` drives it; `snapshot.MemorySnapshot` is the read model.
 
