@@ -73,7 +73,7 @@ CONTRACT_COLUMNS = [
     "ingest_ms_p95",
     "retrieve_ms_p95",
 ]
-"""The summary.csv columns the eval issue names as a contract (written out here,
+"""The summary.csv columns users' scripts rely on, a contract (written out here,
 not imported from evals, so a column dropped there fails the tests)."""
 
 LLM_COLUMNS = [
@@ -86,7 +86,7 @@ LLM_COLUMNS = [
     "llm_cache_hits",
     "extraction_rejected_rate",
 ]
-"""The columns issue 11 adds to summary.csv: always present, empty when unscored."""
+"""The LLM-mode columns of summary.csv: always present, empty when unscored."""
 
 
 def start_app_mid_morning(data_dir, tenant: str = "demo") -> None:

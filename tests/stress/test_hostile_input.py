@@ -91,7 +91,7 @@ def test_a_message_just_under_the_limit_is_kept_and_the_budget_holds():
 
 @pytest.mark.slow
 def test_a_very_long_session_loses_nothing_and_keeps_its_budget():
-    # The issue asks for 100k messages in one session; at ~10 ms a turn through the
+    # The target is 100k messages in one session; at ~10 ms a turn through the
     # graph that is minutes, so CI ingests 2,000 in batches of 50 on the in-memory
     # engine (the bench's growth run covers 10,000 turns one by one).
     engine = _engine("A+B")

@@ -87,7 +87,7 @@ def _memory(start: datetime) -> tuple[FactMemory, ManualClock]:
 
 
 def test_a_past_question_answers_with_the_value_that_held_then():
-    """The issue's case: valid day 0-10, replaced on day 10, asked about day 5."""
+    """The bitemporal case: valid day 0-10, replaced on day 10, asked about day 5."""
     day0 = datetime(2026, 1, 1, tzinfo=UTC)
     memory, clock = _memory(day0)
     memory.write("t", cand("home_city", "Oslo", category="identity"))
