@@ -11,7 +11,7 @@ WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
 LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
 LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
-.PHONY: setup run test soak triggers readme lab app bench lock lint clean
+.PHONY: setup run test test-fast soak triggers readme lab app bench lock lint clean
 
 setup: $(STAMP)
 
@@ -29,6 +29,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+
+# The loop while editing: unit and store-contract tests, nothing slow, no browser.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests/unit tests/contracts -m "not slow and not browser" $(PYTEST_ARGS)
 
 # The app, property, stress and integration suites, SOAK_ROUNDS times in random
 # order (each round's seed recorded) while busy loops keep every core loaded.
