@@ -253,9 +253,7 @@ class ChatCatalog:
         chat = self.get(tenant, thread)
         if chat.titled_by == "user":
             return chat
-        named = Chat(thread, name, "model", chat.created_at, chat.trashed_at)
-        self._put(tenant, named)
-        return named
+        return self._retitle(tenant, chat, name, "model")
 
     def rename(self, tenant: str, thread: str, title: str) -> Chat:
         """Give a chat a title of the user's.
@@ -265,10 +263,7 @@ class ChatCatalog:
             UnknownChatError: for a chat the tenant does not have.
         """
         name = valid_title(title)
-        chat = self.get(tenant, thread)
-        renamed = Chat(thread, name, "user", chat.created_at, chat.trashed_at)
-        self._put(tenant, renamed)
-        return renamed
+        return self._retitle(tenant, self.get(tenant, thread), name, "user")
 
     def trash(self, tenant: str, thread: str, now: datetime) -> Chat:
         """Move a chat to the trash (a trashed chat stays where it is)."""
@@ -294,6 +289,12 @@ class ChatCatalog:
         return back
 
     # --- storage -------------------------------------------------------------
+
+    def _retitle(self, tenant: str, chat: Chat, title: str, by: str) -> Chat:
+        """The chat under a new title, stored."""
+        renamed = Chat(chat.thread, title, by, chat.created_at, chat.trashed_at)
+        self._put(tenant, renamed)
+        return renamed
 
     def _put(self, tenant: str, chat: Chat) -> None:
         with self._db.write() as conn:

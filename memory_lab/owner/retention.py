@@ -76,14 +76,16 @@ def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
         if deps.periods is not None:
             periods = [p.id for p in deps.periods.store.get(tenant) if p.end < cutoff]
     turns = {t: s for t, s in turns.items() if s != newest}
-    facts = []
-    for category, days in policy.facts_days.items():
-        cutoff = now - timedelta(days=days)
-        facts += [
+    ages = {c: timedelta(days=d) for c, d in policy.facts_days.items()}
+    facts = (
+        [
             f.id
             for f in deps.facts.store.rows(tenant)
-            if f.category == category and f.created_at < cutoff
+            if f.category in ages and f.created_at < now - ages[f.category]
         ]
+        if ages
+        else []
+    )
     return PurgePlan(
         turns=sorted(turns, key=turns.__getitem__),
         seqs=sorted(turns.values()),
