@@ -15,7 +15,7 @@ from memlab_evals.model_pass import ModelPlan, RunModels
 
 from memlab_cli.settings import Settings
 from memory_lab.errors import MemoryLabError
-from memory_lab.llm.structured_output import STRUCTURED_OUTPUT_MODES
+from memory_lab.llm_client.structured_output import STRUCTURED_OUTPUT_MODES
 
 
 def add_brain_flags(p: argparse.ArgumentParser) -> None:

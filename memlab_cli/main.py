@@ -252,7 +252,7 @@ def _add_llm(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_llm_serve(args: argparse.Namespace) -> int:
-    from memory_lab.llm.local_server import TOOL_CALLING_ARGS, serve_forever
+    from memory_lab.llm_client.local_server import TOOL_CALLING_ARGS, serve_forever
 
     if args.model is not None and not args.model.exists():
         raise MemoryLabError(f"{args.model}: no such model file")

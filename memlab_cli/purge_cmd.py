@@ -77,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_purge(args: argparse.Namespace) -> int:
-    from memory_lab.llm.response_cache import default_cache_path
+    from memory_lab.llm_client.response_cache import default_cache_path
     from memory_lab.owner.purge import DATABASE, finish_purges, purge
 
     settings = args.settings

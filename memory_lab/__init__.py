@@ -41,7 +41,8 @@ Map of the library:
 - `stores/`: transcript, facts and events on SQLite (or Postgres); episodes on
   ChromaDB; in-memory references.
 - `jobs/`: the durable job ledger, its planning and the background worker.
-- `llm/`: the one chat client (cache, retries, usage) and the local server launcher.
+- `llm_client/`: the one chat client (cache, retries, usage) and the local
+  server launcher; the brain that talks through it is `brains/llm/`.
 - `sessions/`: each thread's session lifecycle (`lifecycle`: open, idle,
   closed, resumed on the clock, pure; `store`; `tracking`: a step's transitions
   stored and logged as events).

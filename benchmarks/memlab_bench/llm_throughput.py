@@ -113,7 +113,7 @@ def measure_throughput(
 
     from memlab_evals.bounded import Gate
 
-    from memory_lab.llm.client import ChatClient
+    from memory_lab.llm_client.client import ChatClient
 
     rows = []
     with DelayedChatServer(delay_s) as server:

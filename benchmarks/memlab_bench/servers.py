@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory_lab.llm.local_server import free_port
+from memory_lab.llm_client.local_server import free_port
 
 
 class ServerUnavailableError(RuntimeError):

@@ -12,7 +12,7 @@ from datetime import datetime
 from memlab_evals.bounded import Gate
 from memlab_evals.llm_records import ModelAnswer
 from memlab_evals.log import ProbeRecord
-from memory_lab.llm.client import ChatClient
+from memory_lab.llm_client.client import ChatClient
 from memory_lab.prompts import answer as answer_prompt
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from memlab_evals.llm_records import EndpointInfo
-from memory_lab.llm.client import ChatClient, LLMUsage, ResponseCache
+from memory_lab.llm_client.client import ChatClient, LLMUsage, ResponseCache
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class CallOptions:
         max_connections: Requests in flight at once, over all endpoints.
         use_cache: False sends every request and stores nothing (`--no-cache`).
         cache_path: The response cache file; None uses the default one.
-        structured_output: The judge's JSON dialect (see `memory_lab.llm`).
+        structured_output: The judge's JSON dialect (see `memory_lab.llm_client`).
         timeout_s: Per-request timeout.
         max_attempts: Attempts per request, the first included.
         backoff_s: First pause between attempts.

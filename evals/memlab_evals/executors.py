@@ -8,7 +8,8 @@ executor never changes the log (timing aside).
 - `RayExecutor`: one Ray task per unit, on a cluster at an address or on one
   started in this process. Ray is imported only when this executor runs.
 
-The LLM brain's response cache is an SQLite file (`memory_lab.llm.response_cache`)
+The LLM brain's response cache is an SQLite file
+(`memory_lab.llm_client.response_cache`)
 that many processes can share. `run_eval` fixes its absolute path in the driver
 (see `memlab_evals.runner.pin_cache_path`) and the path travels inside every unit,
 so every worker, in a pool or in Ray, reads and writes the same file and none

@@ -45,8 +45,8 @@ from memlab_evals.judge_items import (
 from memlab_evals.llm_records import EndpointInfo, JudgeVerdict, Label
 from memlab_evals.log import ProbeRecord
 from memory_lab.errors import MemoryLabError
-from memory_lab.llm.client import ChatClient, LLMUsage
-from memory_lab.llm.structured_output import STRUCTURED_OUTPUT_MODES
+from memory_lab.llm_client.client import ChatClient, LLMUsage
+from memory_lab.llm_client.structured_output import STRUCTURED_OUTPUT_MODES
 
 CALIBRATION_VERSION = 1
 RESULT_FILE = "judge-calibration.json"

@@ -23,7 +23,7 @@ from memlab_evals.answering import one_line
 from memlab_evals.bounded import Gate
 from memlab_evals.llm_records import JudgeVerdict
 from memlab_evals.log import ProbeRecord
-from memory_lab.llm.client import ChatClient, Completion
+from memory_lab.llm_client.client import ChatClient, Completion
 from memory_lab.prompts.versioning import text_version
 
 ANSWER_JUDGE = "answer_judge"

@@ -24,7 +24,7 @@ from memlab_evals.llm_records import USAGE_KEYS, LLMRunInfo
 from memlab_evals.log import ProbeRecord, RunLog
 from memlab_evals.systems import is_peer
 from memory_lab.config import LLMSettings
-from memory_lab.llm.client import ChatClient, LLMUsage
+from memory_lab.llm_client.client import ChatClient, LLMUsage
 from memory_lab.prompts import answer as answer_prompt
 
 

@@ -46,7 +46,7 @@ from memlab_evals.systems import (
     system_params,
 )
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
-from memory_lab.llm.response_cache import default_cache_path
+from memory_lab.llm_client.response_cache import default_cache_path
 from memory_lab.recipes import recipe
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line

@@ -172,7 +172,7 @@ def _expire_cache(deps: Deps, now: datetime) -> int:
     days, llm = deps.config.retention.cache_days, deps.config.llm
     if not days or llm is None or not llm.use_cache:
         return 0
-    from memory_lab.llm.response_cache import ResponseCache, default_cache_path
+    from memory_lab.llm_client.response_cache import ResponseCache, default_cache_path
 
     path = Path(llm.cache_path) if llm.cache_path else default_cache_path()
     if not path.is_file():

@@ -174,7 +174,7 @@ def _llm_cache(
 ) -> None:
     removed = 0
     if t.cache_path and Path(t.cache_path).is_file():
-        from memory_lab.llm.response_cache import ResponseCache
+        from memory_lab.llm_client.response_cache import ResponseCache
 
         matcher = phrases()
         if matcher:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from memory_lab.llm.local_server import LocalModelServer
+from memory_lab.llm_client.local_server import LocalModelServer
 from tests.integration.openai_server import FakeOpenAIServer
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.config import LLMSettings
-from memory_lab.llm.local_server import TOOL_CALLING_ARGS, LocalModelServer
+from memory_lab.llm_client.local_server import TOOL_CALLING_ARGS, LocalModelServer
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("llama_server")]
 

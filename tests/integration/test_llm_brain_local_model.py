@@ -22,7 +22,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.config import LLMSettings, WindowConfig
-from memory_lab.llm.local_server import LocalModelServer
+from memory_lab.llm_client.local_server import LocalModelServer
 from memory_lab.recipes import recipe
 from memory_lab.text import content_words
 from memory_lab.types import MemoryEvent, Message

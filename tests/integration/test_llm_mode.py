@@ -27,7 +27,7 @@ from memlab_evals.endpoints import CallOptions, Endpoint
 from memlab_evals.model_pass import ModelPlan, RunModels
 
 from memlab_cli.main import main
-from memory_lab.llm.local_server import LocalModelServer, free_port
+from memory_lab.llm_client.local_server import LocalModelServer, free_port
 from tests.helpers import LLM_COLUMNS
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("llama_server")]

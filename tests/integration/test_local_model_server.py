@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_lab.llm.client import ChatClient
-from memory_lab.llm.local_server import (
+from memory_lab.llm_client.client import ChatClient
+from memory_lab.llm_client.local_server import (
     MODEL_FILE,
     LocalModelServer,
     LocalServerError,

@@ -21,7 +21,7 @@ import pytest
 
 from memlab_cli.main import main
 from memory_lab import ManualClock, MemoryEngine
-from memory_lab.llm.response_cache import ResponseCache
+from memory_lab.llm_client.response_cache import ResponseCache
 from memory_lab.owner.disk import files_holding
 from memory_lab.owner.purge import purge
 from memory_lab.owner.selection import Selection

@@ -16,7 +16,7 @@ import os
 import pytest
 
 from memlab_cli.main import main
-from memory_lab.llm.local_server import LocalModelServer
+from memory_lab.llm_client.local_server import LocalModelServer
 from tests.helpers import LLM_COLUMNS
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("llama_server")]

@@ -179,7 +179,7 @@ def test_bad_policies_are_refused_by_name() -> None:
 def test_old_cached_model_responses_go(tmp_path: Path) -> None:
     from memory_lab.config import LLMSettings
     from memory_lab.engine import make_brain
-    from memory_lab.llm.response_cache import ResponseCache
+    from memory_lab.llm_client.response_cache import ResponseCache
     from memory_lab.tokens import default_counter
 
     cache = tmp_path / "llm-cache.sqlite"

@@ -12,7 +12,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.config import LLMSettings, WindowConfig
-from memory_lab.llm.local_server import free_port
+from memory_lab.llm_client.local_server import free_port
 from memory_lab.recipes import recipe
 from memory_lab.types import Message
 from tests.integration.openai_server import (

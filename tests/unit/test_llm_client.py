@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from memory_lab.llm.client import (
+from memory_lab.llm_client.client import (
     ChatClient,
     LLMRequestError,
     LLMUnavailableError,
     ResponseCache,
     response_format_for,
 )
-from memory_lab.llm.retry_policy import RetryPolicy, retry_after_s
+from memory_lab.llm_client.retry_policy import RetryPolicy, retry_after_s
 from tests.integration.openai_server import (
     HTTP_500,
     Behaviour,
@@ -196,7 +196,7 @@ def test_the_cache_takes_concurrent_writers(cache):
 def test_the_cache_takes_writers_in_other_processes(cache):
     script = (
         "import sys\n"
-        "from memory_lab.llm.response_cache import ResponseCache\n"
+        "from memory_lab.llm_client.response_cache import ResponseCache\n"
         "cache = ResponseCache(sys.argv[1])\n"
         "for i in range(40):\n"
         "    cache.put(f'{sys.argv[2]}-{i}', {'text': str(i)})\n"

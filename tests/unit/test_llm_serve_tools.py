@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memlab_cli.main import main
-from memory_lab.llm import local_server
+from memory_lab.llm_client import local_server
 
 
 @pytest.mark.parametrize(

@@ -39,8 +39,8 @@ from memory_lab.brains.llm.tool_loop import ToolUse, reply_with_tools
 from memory_lab.brains.rule_based.answer import answer_reply
 from memory_lab.brains.status import ModelStatus, Role, RoleState, RoleStatus
 from memory_lab.config import FactConfig, LLMSettings
-from memory_lab.llm.client import ChatClient, LLMUsage
-from memory_lab.llm.response_cache import ResponseCache
+from memory_lab.llm_client.client import ChatClient, LLMUsage
+from memory_lab.llm_client.response_cache import ResponseCache
 from memory_lab.prompts import chat_title as title_prompt
 from memory_lab.prompts import condense as condense_prompt
 from memory_lab.prompts import extract as extract_prompt

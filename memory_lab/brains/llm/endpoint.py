@@ -26,14 +26,14 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from memory_lab.brains.llm.breaker import CircuitBreaker
-from memory_lab.llm.client import (
+from memory_lab.llm_client.client import (
     ChatClient,
     Completion,
     LLMRequestError,
     LLMUnavailableError,
 )
-from memory_lab.llm.response_cache import ResponseCache, request_key
-from memory_lab.llm.structured_output import (
+from memory_lab.llm_client.response_cache import ResponseCache, request_key
+from memory_lab.llm_client.structured_output import (
     STRUCTURED_OUTPUT_MODES,
     StructuredOutput,
     check_mode,

@@ -21,7 +21,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
-from memory_lab.llm.completion import Completion, ToolCall
+from memory_lab.llm_client.completion import Completion, ToolCall
 
 #: Sends the conversation so far with the tool specs and a tool_choice.
 Ask = Callable[[list[dict[str, Any]], list[dict[str, Any]], str | None], Completion]

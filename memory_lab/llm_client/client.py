@@ -18,10 +18,10 @@ from typing import Any, TypedDict, Unpack
 import openai
 
 from memory_lab.errors import MemoryLabError
-from memory_lab.llm.completion import Completion, LLMUsage, ToolCall
-from memory_lab.llm.response_cache import ResponseCache, request_key
-from memory_lab.llm.retry_policy import RetryPolicy, is_retryable
-from memory_lab.llm.structured_output import (
+from memory_lab.llm_client.completion import Completion, LLMUsage, ToolCall
+from memory_lab.llm_client.response_cache import ResponseCache, request_key
+from memory_lab.llm_client.retry_policy import RetryPolicy, is_retryable
+from memory_lab.llm_client.structured_output import (
     PROBE_MESSAGES,
     PROBE_SCHEMA,
     STRUCTURED_OUTPUT_MODES,

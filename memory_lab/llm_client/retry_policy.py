@@ -22,7 +22,7 @@ from tenacity import (
     wait_exponential_jitter,
 )
 
-from memory_lab.llm.completion import LLMUsage
+from memory_lab.llm_client.completion import LLMUsage
 
 
 def retry_after_s(exc: BaseException) -> float | None:
