@@ -11,10 +11,14 @@ Map of the library:
   token counting, local embeddings, input checks, the error types.
 - `text`: shared text vocabulary: stop words, sentences, escaping memory as data,
   turn lines, truncation to a token budget.
+- `fusion`: reciprocal rank fusion, shared by the turn index, the offline
+  answerer and the hybrid baseline.
 - `triggers/`: the trigger protocol and its registry (`register`, plug-ins, entry
   points); A messages, B tokens, C time, D topic shift, one module each; `running`
   asks a recipe's triggers, each guarded, any-of.
-- `window/`: the session window's running `summary`.
+- `window/`: the session window's running `summary`, and its `view` (the turns
+  past the compression watermark, and the guard that reads them with the
+  episodes and facts at one committed state).
 - `restatement`: which spans of a reply restate its context, and `memory_view`,
   the turns as memory is built from them (replies without what they restated).
 - `episodes/`: `compression` (a span of turns into episodes), `search` (episodes
@@ -40,7 +44,8 @@ Map of the library:
   LLM task.
 - `stores/`: transcript, facts and events on SQLite (or Postgres); episodes on
   ChromaDB; in-memory references.
-- `jobs/`: the durable job ledger, its planning and the background worker.
+- `jobs/`: the durable job ledger, its planning, the background worker and
+  `parts` (the few engine parts planning and the jobs may use).
 - `llm_client/`: the one chat client (cache, retries, usage) and the local
   server launcher; the brain that talks through it is `brains/llm/`.
 - `sessions/`: each thread's session lifecycle (`lifecycle`: open, idle,

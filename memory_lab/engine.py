@@ -36,7 +36,7 @@ from memory_lab.facts.tools import offered_tools
 from memory_lab.graph import Deps, builder, maintenance_builder
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
-from memory_lab.jobs.planning import config_fingerprint, one_instant, window_of
+from memory_lab.jobs.planning import config_fingerprint
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.owner.empty_trash import empty_trash_apart
 from memory_lab.owner.trash_bin import TrashBin
@@ -53,6 +53,7 @@ from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
+from memory_lab.window.view import one_instant, window_of
 
 if TYPE_CHECKING:
     from memory_lab.owner.selection import Selection

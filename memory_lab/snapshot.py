@@ -1,8 +1,9 @@
 """One read model of a memory's state: `MemorySnapshot`.
 
 The CLI's `replay --json`, the app and eval logs all read it. It is built from the
-stores (the graph's `Deps`) and the thread's state (`MemoryEngine.state`), not from
-the engine facade, so the engine can use it without the two importing each other.
+stores (`SnapshotSources`, which the graph's `Deps` satisfies) and the thread's
+state (`MemoryEngine.state`), not from the engine facade, so the engine can use it
+without the two importing each other.
 Its JSON keys are a contract: readers index `window`, `episodes`, `facts`,
 `events` and the rest by name.
 """
@@ -10,13 +11,67 @@ Its JSON keys are a contract: readers index `window`, `episodes`, `facts`,
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from memory_lab.facts.suggestions import Suggestion, suggest
-from memory_lab.graph.deps import Deps
 from memory_lab.types import Episode, Fact, MemoryEvent, Message
+
+if TYPE_CHECKING:
+    from memory_lab.brains.base import Brain
+    from memory_lab.clock import Clock
+    from memory_lab.config import MemoryConfig
+    from memory_lab.episodes.periods import PeriodSummaries
+    from memory_lab.facts.memory import FactMemory
+    from memory_lab.jobs.committed import CommittedEpisodeStore
+    from memory_lab.sessions.store import SessionStore
+    from memory_lab.stores.base import EventLog, TranscriptStore
+    from memory_lab.tokens import TokenCounter
+
+
+class SnapshotSources(Protocol):
+    """The parts a snapshot reads; nothing here writes."""
+
+    @property
+    def clock(self) -> Clock:
+        """The snapshot's instant: fact status and decay are read at it."""
+
+    @property
+    def config(self) -> MemoryConfig:
+        """The recipe shown, and the facts policy for suggestions."""
+
+    @property
+    def brain(self) -> Brain:
+        """Named in the snapshot."""
+
+    @property
+    def counter(self) -> TokenCounter:
+        """The window's and the summary's token counts."""
+
+    @property
+    def transcript(self) -> TranscriptStore:
+        """How many turns the thread has stored."""
+
+    @property
+    def episodes(self) -> CommittedEpisodeStore:
+        """The committed episodes."""
+
+    @property
+    def facts(self) -> FactMemory:
+        """Every fact row, with confidence after decay."""
+
+    @property
+    def events(self) -> EventLog:
+        """The newest events."""
+
+    @property
+    def periods(self) -> PeriodSummaries | None:
+        """Daily and weekly summaries, when kept."""
+
+    @property
+    def sessions(self) -> SessionStore | None:
+        """The thread's session state, when tracked."""
 
 
 class SnapshotWindow(BaseModel):
@@ -135,7 +190,12 @@ def episode_view(ep: Episode) -> dict[str, Any]:
 
 
 def take_snapshot(
-    deps: Deps, state: dict, tenant: str, thread: str, *, events_limit: int = 200
+    deps: SnapshotSources,
+    state: dict,
+    tenant: str,
+    thread: str,
+    *,
+    events_limit: int = 200,
 ) -> MemorySnapshot:
     """The memory's state from its stores and the thread's graph state.
 
@@ -178,12 +238,12 @@ def take_snapshot(
     )
 
 
-def _periods(deps: Deps, tenant: str, kind: str) -> list[PeriodView]:
+def _periods(deps: SnapshotSources, tenant: str, kind: str) -> list[PeriodView]:
     if deps.periods is None:
         return []
     return [PeriodView.of(r) for r in deps.periods.records(tenant, kind)]
 
 
-def _session(deps: Deps, tenant: str, thread: str) -> SessionView | None:
+def _session(deps: SnapshotSources, tenant: str, thread: str) -> SessionView | None:
     record = None if deps.sessions is None else deps.sessions.get(tenant, thread)
     return None if record is None else SessionView(**asdict(record))

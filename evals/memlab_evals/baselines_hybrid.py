@@ -14,7 +14,7 @@ from memlab_evals.baselines import (
     _TurnBaseline,
 )
 from memlab_evals.system_types import Context
-from memory_lab.context.fusion import fuse_ranks
+from memory_lab.fusion import fuse_ranks
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message
 

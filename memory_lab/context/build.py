@@ -29,14 +29,37 @@ class Sources(Protocol):
     depend on the graph that calls it.
     """
 
-    transcript: TranscriptStore
-    episodes: EpisodeStore
-    facts: FactMemory
-    excerpts: TurnIndex
-    clock: Clock
-    config: MemoryConfig
-    counter: TokenCounter
-    periods: PeriodSummaries | None
+    @property
+    def transcript(self) -> TranscriptStore:
+        """The turns that excerpts quote."""
+
+    @property
+    def episodes(self) -> EpisodeStore:
+        """Episodes found by meaning."""
+
+    @property
+    def facts(self) -> FactMemory:
+        """Facts, read by subject and word."""
+
+    @property
+    def excerpts(self) -> TurnIndex:
+        """Turn excerpts ranked for the question."""
+
+    @property
+    def clock(self) -> Clock:
+        """The instant facts and dates are read at."""
+
+    @property
+    def config(self) -> MemoryConfig:
+        """Budgets and the recipe's context settings."""
+
+    @property
+    def counter(self) -> TokenCounter:
+        """What the budget is counted in."""
+
+    @property
+    def periods(self) -> PeriodSummaries | None:
+        """Daily and weekly summaries, when kept."""
 
 
 def build_context(

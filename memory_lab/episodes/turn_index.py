@@ -22,10 +22,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory_lab.context.fusion import RRF_K
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
+from memory_lab.fusion import RRF_K
 from memory_lab.restatement import memory_view
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.types import Episode, Fact, Message

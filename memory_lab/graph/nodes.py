@@ -15,12 +15,13 @@ from memory_lab.events import events_from_notes, make_event
 from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import JobState, MemoryState
 from memory_lab.jobs import phases
-from memory_lab.jobs.planning import one_instant, plan_memory_work, window_of
+from memory_lab.jobs.planning import plan_memory_work
 from memory_lab.jobs.work import compress_span, extract_span
 from memory_lab.restatement import restated_spans
 from memory_lab.sessions.lifecycle import Turn
 from memory_lab.sessions.tracking import record_session_step
 from memory_lab.types import ContextBundle, MemoryEvent, Message
+from memory_lab.window.view import one_instant, window_of
 
 
 def _messages(items: list[dict] | None) -> list[Message]:

@@ -9,8 +9,6 @@ between the two) is decided in the thread's next step, from the transcript.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -20,10 +18,10 @@ from memory_lab.events import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import JobKind, ThreadMarks
 from memory_lab.triggers.running import decide
-from memory_lab.types import MemoryEvent, Message, TriggerDecision
+from memory_lab.types import MemoryEvent, TriggerDecision
 
 if TYPE_CHECKING:
-    from memory_lab.graph.deps import Deps
+    from memory_lab.jobs.parts import PlanningParts
 
 
 @dataclass(frozen=True)
@@ -37,7 +35,7 @@ class TurnPlan:
 
 
 def plan_memory_work(
-    deps: Deps,
+    deps: PlanningParts,
     tenant: str,
     thread: str,
     now: datetime,
@@ -113,26 +111,7 @@ def plan_memory_work(
     return TurnPlan(decision, jobs, marks, events)
 
 
-def window_of(
-    deps: Deps, tenant: str, thread: str, marks: ThreadMarks
-) -> list[Message]:
-    """The thread's window: its turns no committed episode covers."""
-    return deps.transcript.messages(tenant, thread, first_seq=marks.compressed_upto + 1)
-
-
-@contextmanager
-def one_instant(deps: Deps) -> Iterator[None]:
-    """Reads inside see one committed state of window, episodes and facts.
-
-    Without it a compression committing between reading the window and searching
-    the episodes could show a turn twice. Lock order is facts, then database, as
-    for the worker's writes.
-    """
-    with deps.facts.exclusive(), deps.jobs.db.read():
-        yield
-
-
-def owner_of(deps: Deps) -> str:
+def owner_of(deps: PlanningParts) -> str:
     """The configuration's fingerprint: whose worker may run the jobs it records."""
     return config_fingerprint(deps.config)
 

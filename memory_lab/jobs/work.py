@@ -28,10 +28,10 @@ from memory_lab.window.summary import update_running_summary
 
 if TYPE_CHECKING:
     from memory_lab.brains.base import BrainNote
-    from memory_lab.graph.deps import Deps
+    from memory_lab.jobs.parts import JobParts
 
 
-def compress_span(deps: Deps, job: Job) -> list[MemoryEvent]:
+def compress_span(deps: JobParts, job: Job) -> list[MemoryEvent]:
     """Summarise the job's turns into episodes and advance the window's start."""
     tenant, thread = job.tenant, job.thread
     span = deps.transcript.messages(
@@ -91,7 +91,7 @@ class CompressionGapError(RuntimeError):
     """An earlier compression of the thread is missing (it failed for good)."""
 
 
-def _require_contiguous(deps: Deps, job: Job) -> ThreadMarks:
+def _require_contiguous(deps: JobParts, job: Job) -> ThreadMarks:
     """The thread's marks, if the job starts where the committed episodes end.
 
     Committing past a gap would take the gap's turns out of the window with no
@@ -113,7 +113,7 @@ def _require_contiguous(deps: Deps, job: Job) -> ThreadMarks:
 
 
 def _reuse_or_build(
-    deps: Deps, job: Job, span: list[Message]
+    deps: JobParts, job: Job, span: list[Message]
 ) -> tuple[list[Episode], list[BrainNote]]:
     """Episodes for the span: those a crashed attempt indexed, the rest summarised.
 
@@ -148,7 +148,7 @@ def _reuse_or_build(
     return episodes, notes
 
 
-def extract_span(deps: Deps, job: Job) -> list[MemoryEvent]:
+def extract_span(deps: JobParts, job: Job) -> list[MemoryEvent]:
     """Extract facts from the job's turns and reconcile them with the stored ones.
 
     The fact writes, the events and the job's completion are one transaction, so

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.jobs.planning import one_instant
+from memory_lab.window.view import one_instant
 from memory_lab.recipes import recipe
 from memory_lab.stores import SqliteFactStore
 from memory_lab.types import FactCandidate, Message

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory_lab.context.fusion import RRF_K, fuse_ranks, fused_order
+from memory_lab.fusion import RRF_K, fuse_ranks, fused_order
 
 
 def test_an_item_both_rankers_place_high_beats_one_only_first_in_one():

@@ -8,7 +8,7 @@ from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import MAX_ATTEMPTS, JobLedger
-from memory_lab.jobs.planning import one_instant
+from memory_lab.window.view import one_instant
 from memory_lab.recipes import recipe
 from memory_lab.stores import SqliteTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memory_lab.context.fusion import fuse_ranks
+from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, unescape_data
 from memory_lab.types import ContextBundle
 
