@@ -11,7 +11,7 @@ WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
 LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
 LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
-.PHONY: setup run test test-fast soak triggers readme lab app bench lock lint clean
+.PHONY: setup run test test-fast soak triggers readme lab app bench lock lint typecheck clean
 
 setup: $(STAMP)
 
@@ -62,6 +62,11 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check memory_lab memlab_cli evals datasets/memlab_datasets benchmarks app.py app_ui
+
+# mypy over the library, at its default strictness ([tool.mypy] in pyproject.toml);
+# the test suite runs it too.
+typecheck: $(STAMP)
+	$(BIN)/mypy
 
 # Re-resolve the pinned set after editing requirements.in.
 lock: $(STAMP)
