@@ -99,7 +99,7 @@ def recalled_from(
     chats = {c.thread: c.title for c in engine.chats.chats(tenant)}
     seen: set[str] = set()
     for fact_id in items:
-        fact = engine.facts.store.get(tenant, fact_id)
+        fact = engine.facts.get(tenant, fact_id)
         if fact is not None:
             seen.add(fact.session)
     for episode in engine.episodes.get(tenant, sorted(items)):

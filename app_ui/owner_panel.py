@@ -33,7 +33,7 @@ def export_controls(engine: MemoryEngine, tenant: str) -> None:
     """A download of everything held about the tenant."""
     sb = st.sidebar
     sb.subheader("Your data")
-    empty = engine.transcript.count(tenant) == 0 and not engine.facts.store.rows(tenant)
+    empty = engine.transcript.count(tenant) == 0 and not engine.facts.rows(tenant)
 
     def build() -> str:
         try:

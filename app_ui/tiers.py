@@ -15,6 +15,7 @@ from app_ui import actions, fact_links, trash_panel
 from app_ui.flash import flash
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError
+from memory_lab.types import Fact
 
 FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"]
 
@@ -277,12 +278,7 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
                     else "replaced a value",
                     "fact": f"{f.subject}.{f.category}.{f.key}",
                     "value": f.value,
-                    "disputes": (
-                        engine.facts.store.get(tenant, f.conflicts_with).value
-                        if f.conflicts_with
-                        and engine.facts.store.get(tenant, f.conflicts_with)
-                        else ""
-                    ),
+                    "disputes": _disputed_value(engine, tenant, f),
                     "id": f.id,
                 }
                 for f in flagged
@@ -418,3 +414,11 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         for m in turns:
             st.caption(f"#{m.seq} {m.who} · {m.timestamp:%Y-%m-%d %H:%M} · {m.id}")
             st.text(m.content)
+
+
+def _disputed_value(engine: MemoryEngine, tenant: str, fact: Fact) -> str:
+    """The stored value a flagged fact disputes, or "" when it disputes none."""
+    if not fact.conflicts_with:
+        return ""
+    disputed = engine.facts.get(tenant, fact.conflicts_with)
+    return "" if disputed is None else disputed.value

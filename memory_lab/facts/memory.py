@@ -189,6 +189,10 @@ class FactMemory:
         """Every row of a tenant, whatever its status."""
         return self.store.rows(require_tenant(tenant))
 
+    def get(self, tenant: str, fact_id: str) -> Fact | None:
+        """One row by id, whatever its status; None when the tenant has no such row."""
+        return self.store.get(require_tenant(tenant), fact_id)
+
     def flagged(self, tenant: str) -> list[Fact]:
         """Rows a person should review, oldest first.
 
