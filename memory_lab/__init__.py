@@ -42,8 +42,9 @@ Map of the library:
   `endpoint`, `breaker`, `extraction`, `grounding`, `tool_loop` (a reply with
   memory tools: calls, results, the round limit)); `prompts/`: one module per
   LLM task.
-- `stores/`: transcript, facts and events on SQLite (or Postgres); episodes on
-  ChromaDB; in-memory references.
+- `stores/`: transcript, facts and events on SQLite (or Postgres, by URL through
+  `databases`; one `schema` and its migrations for both); episodes on ChromaDB;
+  in-memory references.
 - `jobs/`: the durable job ledger, its planning, the background worker and
   `parts` (the few engine parts planning and the jobs may use).
 - `llm_client/`: the one chat client (cache, retries, usage) and the local

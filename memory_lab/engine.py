@@ -47,8 +47,10 @@ from memory_lab.sessions import (
     SqlSessionStore,
 )
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
-from memory_lab.stores.base import EpisodeStore
+from memory_lab.stores.base import Database, EpisodeStore
+from memory_lab.stores.databases import open_database
 from memory_lab.stores.locations import StoreSpec, namespace_key
+from memory_lab.stores.sqlite_db import MEMORY
 from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
@@ -243,16 +245,12 @@ class MemoryEngine:
             owner=config_fingerprint(self.config),
         )
 
-    def _open_database(self):
-        if self.stores.store is not None:
-            from memory_lab.stores.postgres_db import PostgresDatabase
-
-            return PostgresDatabase(self.stores.store, self.stores.namespace)
-        from memory_lab.stores.sqlite_db import MEMORY, SqliteDatabase
-
-        if self.data_dir is None:
-            return SqliteDatabase(MEMORY, ())
-        return SqliteDatabase(self.data_dir / "memory.sqlite3", ())
+    def _open_database(self) -> Database:
+        """The store URL's database; without one, the folder's file or memory."""
+        path = MEMORY if self.data_dir is None else self.data_dir / "memory.sqlite3"
+        return open_database(
+            self.stores.store, path=path, namespace=self.stores.namespace
+        )
 
     def _open_index(self, name: str) -> EpisodeStore:
         """The `name` collection ("episodes", or "periods" for days and weeks)."""
@@ -616,7 +614,5 @@ class MemoryEngine:
             self.worker.flush()
         self.worker.stop()
         self.episodes.close()
-        for store in (self.periods.store, self.transcript, self.jobs.db):
-            close = getattr(store, "close", None)
-            if close is not None:
-                close()
+        self.periods.store.close()
+        self.jobs.db.close()

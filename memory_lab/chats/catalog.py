@@ -24,7 +24,8 @@ from typing import Any
 
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.stores.base import TranscriptStore
-from memory_lab.stores.sqlite_db import encode_time, open_database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time
 
 MAX_TITLE_CHARS = 80
 """A title longer than this is refused (a list row shows about this much)."""
@@ -37,20 +38,6 @@ MAX_HITS = 50
 TRASH_DAYS = 30
 """How long a trashed chat can be restored before it is due to be purged."""
 UNTITLED = "New chat"
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS chats (
-        tenant     TEXT NOT NULL,
-        thread     TEXT NOT NULL,
-        title      TEXT NOT NULL,
-        titled_by  TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        trashed_at TEXT,
-        PRIMARY KEY (tenant, thread)
-    )
-    """,
-)
 
 
 class ChatError(MemoryLabError):
@@ -151,7 +138,7 @@ class ChatCatalog:
     """
 
     def __init__(self, database: Any, transcript: TranscriptStore) -> None:
-        self._db = open_database(database, _SCHEMA)
+        self._db = database_at(database)
         self._transcript = transcript
 
     # --- reads ---------------------------------------------------------------

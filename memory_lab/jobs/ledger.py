@@ -21,60 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
+from memory_lab.stores.base import Connection, Database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Episode
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS memory_threads (
-        tenant               TEXT    NOT NULL,
-        thread               TEXT    NOT NULL,
-        decided_upto         INTEGER NOT NULL,
-        planned_upto         INTEGER NOT NULL,
-        compressed_upto      INTEGER NOT NULL,
-        extract_planned_upto INTEGER NOT NULL,
-        extracted_upto       INTEGER NOT NULL,
-        summary              TEXT    NOT NULL,
-        session              TEXT    NOT NULL,
-        PRIMARY KEY (tenant, thread)
-    )
-    """,
-    """
-    CREATE TABLE IF NOT EXISTS memory_jobs (
-        id        INTEGER PRIMARY KEY AUTOINCREMENT,
-        tenant    TEXT    NOT NULL,
-        thread    TEXT    NOT NULL,
-        kind      TEXT    NOT NULL,
-        first_seq INTEGER NOT NULL,
-        last_seq  INTEGER NOT NULL,
-        trigger   TEXT    NOT NULL,
-        asked_at  TEXT    NOT NULL,
-        status    TEXT    NOT NULL,
-        attempts  INTEGER NOT NULL DEFAULT 0,
-        error     TEXT,
-        owner     TEXT    NOT NULL DEFAULT '',
-        UNIQUE (tenant, thread, kind, first_seq)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS memory_jobs_open ON memory_jobs (status, owner, id)",
-    """
-    CREATE TABLE IF NOT EXISTS memory_episodes (
-        tenant    TEXT    NOT NULL,
-        id        TEXT    NOT NULL,
-        thread    TEXT    NOT NULL,
-        first_seq INTEGER NOT NULL,
-        last_seq  INTEGER NOT NULL,
-        record    TEXT    NOT NULL,
-        PRIMARY KEY (tenant, id)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS memory_episodes_seq "
-    "ON memory_episodes (tenant, first_seq)",
-)
 
 JobKind = Literal["compress", "extract", "retention"]
 
@@ -128,11 +82,11 @@ class Job:
 
 
 class JobLedger:
-    """Jobs, thread watermarks and committed episodes in one SQLite database."""
+    """Jobs, thread watermarks and committed episodes in one SQL database."""
 
-    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the ledger in `path` (a file, ":memory:", or a shared database)."""
-        self.db = open_database(path, _SCHEMA)
+        self.db = database_at(path)
 
     # --- threads -----------------------------------------------------------------
 
@@ -319,10 +273,8 @@ _PAGE = 900
 """Ids per `IN (...)`: under SQLite's limit on bound variables."""
 
 
-def _in_pages(
-    conn: sqlite3.Connection, sql: str, tenant: str, ids: list[str]
-) -> list[sqlite3.Row]:
-    rows: list[sqlite3.Row] = []
+def _in_pages(conn: Connection, sql: str, tenant: str, ids: list[str]) -> list[Any]:
+    rows: list[Any] = []
     for start in range(0, len(ids), _PAGE):
         chunk = ids[start : start + _PAGE]
         rows += conn.execute(

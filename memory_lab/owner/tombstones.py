@@ -21,24 +21,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memory_lab.stores.sqlite_db import SqliteDatabase, encode_time, open_database
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS purges (
-        id           INTEGER PRIMARY KEY AUTOINCREMENT,
-        tenant       TEXT    NOT NULL,
-        selection    TEXT    NOT NULL,
-        requested_by TEXT    NOT NULL,
-        asked_at     TEXT    NOT NULL,
-        finished_at  TEXT,
-        status       TEXT    NOT NULL,
-        counts       TEXT    NOT NULL,
-        plan         TEXT,
-        cache_path   TEXT
-    )
-    """,
-)
+from memory_lab.stores.base import Database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time
 
 RUNNING, DONE = "running", "done"
 
@@ -64,11 +49,11 @@ class Tombstone:
 
 
 class PurgeLog:
-    """The `purges` table, in the memory's own SQLite database."""
+    """The `purges` table, in the memory's own database."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         """Open (creating if needed) the table in `db`."""
-        self.db = open_database(db, _SCHEMA)
+        self.db = database_at(db)
 
     def start(
         self,

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import EventKind, make_event
-from memory_lab.stores.sqlite_db import encode_time, open_database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time
 
 if TYPE_CHECKING:
     from memory_lab.clock import Clock
@@ -32,19 +33,9 @@ if TYPE_CHECKING:
 TrashKind = Literal["fact", "episode"]
 TRASH_KINDS: tuple[TrashKind, ...] = get_args(TrashKind)
 
-SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS trash (
-        tenant     TEXT NOT NULL,
-        kind       TEXT NOT NULL,
-        item       TEXT NOT NULL,
-        label      TEXT NOT NULL,
-        trashed_at TEXT NOT NULL,
-        PRIMARY KEY (tenant, kind, item)
-    )
-    """,
-)
-"""The SQLite table; Postgres makes the same one in its migrations."""
+SCHEMA: tuple[str, ...] = ()
+"""Nothing to run: the migrations of `memory_lab.stores.schema` make the
+`trash` table when a database opens. Kept for callers that pass it to `ensure`."""
 
 _LABEL_CHARS = 120
 
@@ -79,7 +70,7 @@ class TrashBin:
         clock: Clock,
         on_episodes_changed: Callable[[str], None] = lambda tenant: None,
     ) -> None:
-        self._db = open_database(database, SCHEMA)
+        self._db = database_at(database)
         self._facts = facts
         self._episodes = episodes
         self._events = events

@@ -1,7 +1,7 @@
 """Where each thread's current session is kept: one row per (tenant, thread).
 
 `SqlSessionStore` lives in the engine's one database (a SQLite file or Postgres,
-where migration 8 makes the table), so a close and the extraction it asks for
+where migration step 8 makes the table), so a close and the extraction it asks for
 can commit together. `InMemorySessionStore` is the plain-Python reference, for
 memory held in the process.
 """
@@ -16,24 +16,9 @@ from typing import Any, Protocol
 
 from memory_lab.errors import require_tenant
 from memory_lab.sessions.lifecycle import SessionRecord
-from memory_lab.stores.sqlite_db import encode_time, open_database
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS memory_sessions (
-        tenant       TEXT NOT NULL,
-        thread       TEXT NOT NULL,
-        session      TEXT NOT NULL,
-        state        TEXT NOT NULL,
-        opened_at    TEXT NOT NULL,
-        last_turn_at TEXT NOT NULL,
-        since        TEXT NOT NULL,
-        closed_at    TEXT,
-        reason       TEXT NOT NULL,
-        PRIMARY KEY (tenant, thread)
-    )
-    """,
-)
+from memory_lab.stores.base import Database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time
 
 _NAMES = tuple(f.name for f in fields(SessionRecord))
 _TIMES = {"opened_at", "last_turn_at", "since", "closed_at"}
@@ -54,9 +39,9 @@ class SessionStore(Protocol):
 class SqlSessionStore:
     """Session rows in a SQLite file, a shared database, or Postgres."""
 
-    def __init__(self, path: str | Path | Any) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
-        self._db = open_database(path, _SCHEMA)
+        self._db = database_at(path)
 
     def get(self, tenant: str, thread: str) -> SessionRecord | None:
         """The thread's session, or None before its first turn."""
@@ -67,26 +52,18 @@ class SqlSessionStore:
                 " WHERE tenant = ? AND thread = ?",
                 (tenant, thread),
             ).fetchone()
-        if row is None:
-            return None
-        return SessionRecord(
-            **{
-                name: datetime.fromisoformat(row[name])
-                if name in _TIMES and row[name] is not None
-                else row[name]
-                for name in _NAMES
-            }
-        )
+        return None if row is None else _decode(row)
 
     def rows(self, tenant: str) -> list[tuple[str, SessionRecord]]:
         """Every thread's session of the tenant, by thread (for an export)."""
         tenant = require_tenant(tenant)
         with self._db.read() as conn:
-            threads = conn.execute(
-                "SELECT thread FROM memory_sessions WHERE tenant = ? ORDER BY thread",
+            rows = conn.execute(
+                f"SELECT thread, {', '.join(_NAMES)} FROM memory_sessions"
+                " WHERE tenant = ? ORDER BY thread",
                 (tenant,),
             ).fetchall()
-        return [(r["thread"], self.get(tenant, r["thread"])) for r in threads]
+        return [(row["thread"], _decode(row)) for row in rows]
 
     def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
         """Store the thread's session (inside the caller's transaction, if any)."""
@@ -122,3 +99,13 @@ class InMemorySessionStore:
         """Store the thread's session, replacing the one it had."""
         with self._lock:
             self._rows[(require_tenant(tenant), thread)] = record
+
+
+def _decode(row: Any) -> SessionRecord:
+    values: dict[str, Any] = {
+        name: datetime.fromisoformat(row[name])
+        if name in _TIMES and row[name] is not None
+        else row[name]
+        for name in _NAMES
+    }
+    return SessionRecord(**values)

@@ -1,7 +1,9 @@
 """Where memory lives: protocols, persistent stores and plain-Python references.
 
-`TranscriptStore`, `FactStore` and `EventLog` are kept in SQLite (one file can
-hold all three); `EpisodeStore` in ChromaDB. The `InMemory*` classes are the
+`TranscriptStore`, `FactStore` and `EventLog` are kept in one SQL `Database`: a
+SQLite file or a Postgres schema, opened by URL through `databases` and laid out
+by `schema` (one source, migrated the same way on both); `EpisodeStore` in
+ChromaDB. The `InMemory*` classes are the
 reference models the contract tests hold the persistent ones to. Chroma is
 imported only when its store is first asked for, because the import is slow.
 """

@@ -1,18 +1,56 @@
-"""Store protocols.
+"""Store protocols, and the SQL `Database` the persistent stores run on.
 
-Every method names a tenant; implementations fail closed without one.
+Every store method names a tenant; implementations fail closed without one.
 
-Each protocol has a persistent implementation (SQLite, ChromaDB) and a plain-Python
-reference; one contract suite in tests/contracts runs over both.
+Each store protocol has a persistent implementation (SQL, ChromaDB) and a
+plain-Python reference; one contract suite in tests/contracts runs over every
+database backend and the reference.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol, TypedDict, Unpack
+from typing import Any, Protocol, TypedDict, Unpack, cast
 
 from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message
+
+
+class Connection(Protocol):
+    """What the stores run SQL through: `?` placeholders, rows read by name."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ..., /) -> Any:
+        """Run one statement; the result has `fetchone`, `fetchall`, `rowcount`."""
+        ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]], /) -> Any:
+        """Run one statement once per row of parameters."""
+        ...
+
+
+class Database(Protocol):
+    """One SQL database the SQL stores share (a SQLite file, a Postgres schema).
+
+    Its tables are made and migrated when it opens. Transactions nest by
+    joining: a `write` inside another on the same thread is part of it, so
+    several stores' writes commit together.
+    """
+
+    integrity_errors: tuple[type[Exception], ...]
+    """What a write raises when a unique key refuses a row."""
+
+    def read(self) -> AbstractContextManager[Connection]:
+        """A read transaction: all its queries see one snapshot."""
+        ...
+
+    def write(self) -> AbstractContextManager[Connection]:
+        """A write transaction holding the database's write lock from its start."""
+        ...
+
+    def close(self) -> None:
+        """Release the connection; the stores on it are unusable afterwards."""
+        ...
 
 
 class SeqSpan(TypedDict, total=False):
@@ -56,10 +94,11 @@ def given_filters(filters: FactFilters) -> dict[str, str]:
     """
     if unknown := set(filters) - set(FactFilters.__annotations__):
         raise TypeError(f"no fact filter named {', '.join(sorted(unknown))}")
+    given = cast("Mapping[str, str | None]", filters)
     return {
         name: value
         for name in FactFilters.__annotations__
-        if (value := filters.get(name)) is not None
+        if (value := given.get(name)) is not None
     }
 
 
@@ -109,6 +148,10 @@ class EpisodeStore(Protocol):
 
     def count(self, tenant: str) -> int:
         """How many episodes a tenant has."""
+        ...
+
+    def close(self) -> None:
+        """Release the index (a client, files); the store is unusable afterwards."""
         ...
 
 

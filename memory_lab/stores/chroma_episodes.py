@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import chromadb
 import chromadb.errors
@@ -120,6 +120,8 @@ class ChromaEpisodeStore:
 
     def _open_client(self) -> None:
         settings = Settings(anonymized_telemetry=False, allow_reset=False)
+        # Any: the client classes have `close()`, which `ClientAPI` does not declare.
+        self._client: Any
         if self._server is None:
             self._client = chromadb.PersistentClient(path=self._path, settings=settings)
         else:
@@ -167,6 +169,12 @@ class ChromaEpisodeStore:
                 )
             )
         return collection
+
+    @overload
+    def _collection(self, tenant: str, *, create: Literal[True]) -> Any: ...
+
+    @overload
+    def _collection(self, tenant: str, *, create: Literal[False]) -> Any | None: ...
 
     def _collection(self, tenant: str, *, create: bool) -> Any | None:
         """The tenant's collection (made on first write); None if it has none yet."""
@@ -239,7 +247,7 @@ class ChromaEpisodeStore:
             collection = self._collection(tenant, create=False)
             if collection is None:
                 return []
-            metadatas = []
+            metadatas: list[dict[str, Any]] = []
             # Chroma turns a get into one SQL statement; page it, or a large
             # tenant exceeds SQLite's limit on bound variables.
             if keys is None:

@@ -292,6 +292,9 @@ class InMemoryEpisodeStore:
                 vectors.pop(i, None)
         return len(held)
 
+    def close(self) -> None:
+        """Nothing to release: the episodes live only in this object."""
+
 
 def _seq_order(episode: Episode) -> tuple[int, int, str]:
     return (episode.first_seq, episode.last_seq, episode.id)

@@ -1,14 +1,13 @@
 """One Postgres schema holding the transcript, facts, events and job ledger.
 
-`PostgresDatabase` offers what the SQL stores use of `SqliteDatabase`: `read()` and
-`write()` transactions that join an enclosing one on the same thread, so a job's
-results and its completion still commit together. The stores' SQL is the same
-for both; this module translates the placeholders and numbers the schema.
+`PostgresDatabase` is a `Database` like `SqliteDatabase`: `read()` and `write()`
+transactions that join an enclosing one on the same thread, so a job's results
+and its completion still commit together. The stores' SQL is the same for both;
+this module translates the placeholders.
 
 Each engine keeps to one Postgres schema (its namespace). The tables there are
-made and changed only by the numbered `MIGRATIONS`, applied in order under a lock
-and recorded in `schema_version`, so every process sharing a namespace agrees on
-its layout, and a newer layout is refused rather than misread.
+made and changed only by the numbered steps of `memory_lab.stores.schema`,
+applied under a lock by `memory_lab.stores.migrations`, as on SQLite.
 
 Writes are serialised per namespace by a transaction-scoped advisory lock: the
 read-then-write steps (the next `seq`, an id's existence) then behave as under
@@ -23,219 +22,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from memory_lab.stores.locations import DEFAULT_NAMESPACE, namespace_key, store_url
+from memory_lab.stores.migrations import SchemaVersionError, migrate
+from memory_lab.stores.schema import LATEST, POSTGRES, step_statements
 from memory_lab.stores.transactions import JoinedTransactions
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    # 1: the tables of the SQLite stores and ledger, with Postgres types (BIGINT
-    # for seqs and microsecond keys, DOUBLE PRECISION so floats round-trip).
-    (
-        """
-        CREATE TABLE messages (
-            tenant    TEXT   NOT NULL,
-            seq       BIGINT NOT NULL,
-            id        TEXT   NOT NULL,
-            thread    TEXT   NOT NULL,
-            session   TEXT   NOT NULL,
-            role      TEXT   NOT NULL,
-            content   TEXT   NOT NULL,
-            timestamp TEXT   NOT NULL,
-            speaker   TEXT   NOT NULL,
-            PRIMARY KEY (tenant, seq),
-            UNIQUE (tenant, id)
-        )
-        """,
-        "CREATE INDEX messages_thread ON messages (tenant, thread, seq)",
-        """
-        CREATE TABLE facts (
-            tenant            TEXT             NOT NULL,
-            id                TEXT             NOT NULL,
-            subject           TEXT             NOT NULL,
-            category          TEXT             NOT NULL,
-            key               TEXT             NOT NULL,
-            value             TEXT             NOT NULL,
-            confidence        DOUBLE PRECISION NOT NULL,
-            importance        DOUBLE PRECISION NOT NULL,
-            source            TEXT             NOT NULL,
-            session           TEXT             NOT NULL,
-            turn_ids          TEXT             NOT NULL,
-            evidence          TEXT             NOT NULL,
-            valid_from        TEXT             NOT NULL,
-            valid_until       TEXT,
-            superseded_by     TEXT,
-            expires_at        TEXT,
-            last_confirmed_at TEXT             NOT NULL,
-            created_at        TEXT             NOT NULL,
-            created_key       BIGINT           NOT NULL,
-            status            TEXT             NOT NULL,
-            conflicts_with    TEXT,
-            PRIMARY KEY (tenant, id)
-        )
-        """,
-        "CREATE INDEX facts_lookup ON facts (tenant, subject, category, key)",
-        """
-        CREATE TABLE events (
-            pos    BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            tenant TEXT   NOT NULL,
-            id     TEXT   NOT NULL,
-            at     TEXT   NOT NULL,
-            at_key BIGINT NOT NULL,
-            kind   TEXT   NOT NULL,
-            detail TEXT   NOT NULL,
-            refs   TEXT   NOT NULL,
-            undo   TEXT,
-            UNIQUE (tenant, id)
-        )
-        """,
-        "CREATE INDEX events_time ON events (tenant, at_key, pos)",
-        """
-        CREATE TABLE memory_threads (
-            tenant               TEXT   NOT NULL,
-            thread               TEXT   NOT NULL,
-            decided_upto         BIGINT NOT NULL,
-            planned_upto         BIGINT NOT NULL,
-            compressed_upto      BIGINT NOT NULL,
-            extract_planned_upto BIGINT NOT NULL,
-            extracted_upto       BIGINT NOT NULL,
-            summary              TEXT   NOT NULL,
-            session              TEXT   NOT NULL,
-            PRIMARY KEY (tenant, thread)
-        )
-        """,
-        """
-        CREATE TABLE memory_jobs (
-            id        BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            tenant    TEXT    NOT NULL,
-            thread    TEXT    NOT NULL,
-            kind      TEXT    NOT NULL,
-            first_seq BIGINT  NOT NULL,
-            last_seq  BIGINT  NOT NULL,
-            trigger   TEXT    NOT NULL,
-            asked_at  TEXT    NOT NULL,
-            status    TEXT    NOT NULL,
-            attempts  INTEGER NOT NULL DEFAULT 0,
-            error     TEXT,
-            owner     TEXT    NOT NULL DEFAULT '',
-            UNIQUE (tenant, thread, kind, first_seq)
-        )
-        """,
-        "CREATE INDEX memory_jobs_open ON memory_jobs (status, owner, id)",
-        """
-        CREATE TABLE memory_episodes (
-            tenant    TEXT   NOT NULL,
-            id        TEXT   NOT NULL,
-            thread    TEXT   NOT NULL,
-            first_seq BIGINT NOT NULL,
-            last_seq  BIGINT NOT NULL,
-            record    TEXT   NOT NULL,
-            PRIMARY KEY (tenant, id)
-        )
-        """,
-        "CREATE INDEX memory_episodes_seq ON memory_episodes (tenant, first_seq)",
-    ),
-    # 2: record-time end of a fact (bitemporal facts); rows ended before it
-    # existed were ended on the one axis they had.
-    (
-        "ALTER TABLE facts ADD COLUMN ended_at TEXT",
-        "UPDATE facts SET ended_at = valid_until WHERE status != 'active'",
-    ),
-    # 3: the chat catalog (titles and trash; `memory_lab.chats`).
-    (
-        """
-        CREATE TABLE chats (
-            tenant     TEXT NOT NULL,
-            thread     TEXT NOT NULL,
-            title      TEXT NOT NULL,
-            titled_by  TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            trashed_at TEXT,
-            PRIMARY KEY (tenant, thread)
-        )
-        """,
-    ),
-    # 4: spans of a reply that restate memory (`Message.restated`); turns
-    # stored before restated nothing.
-    ("ALTER TABLE messages ADD COLUMN restated TEXT NOT NULL DEFAULT '[]'",),
-    # 5: a fact's longer text beside its one-line summary ('' on older rows:
-    # the evidence is the detail), and typed links between facts.
-    (
-        "ALTER TABLE facts ADD COLUMN body TEXT NOT NULL DEFAULT ''",
-        """
-        CREATE TABLE fact_links (
-            tenant      TEXT   NOT NULL,
-            id          TEXT   NOT NULL,
-            type        TEXT   NOT NULL,
-            source      TEXT   NOT NULL,
-            target      TEXT   NOT NULL,
-            origin      TEXT   NOT NULL,
-            created_at  TEXT   NOT NULL,
-            created_key BIGINT NOT NULL,
-            ended_at    TEXT,
-            PRIMARY KEY (tenant, id)
-        )
-        """,
-        "CREATE INDEX fact_links_source ON fact_links (tenant, source)",
-        "CREATE INDEX fact_links_target ON fact_links (tenant, target)",
-    ),
-    # 6: the trash of facts and episodes (`memory_lab.owner.trash_bin`).
-    (
-        """
-        CREATE TABLE trash (
-            tenant     TEXT NOT NULL,
-            kind       TEXT NOT NULL,
-            item       TEXT NOT NULL,
-            label      TEXT NOT NULL,
-            trashed_at TEXT NOT NULL,
-            PRIMARY KEY (tenant, kind, item)
-        )
-        """,
-    ),
-    # 7: tombstones of purges (`memory_lab.owner.tombstones`): retention runs
-    # the purge's tiers on a store of any kind.
-    (
-        """
-        CREATE TABLE purges (
-            id           BIGSERIAL PRIMARY KEY,
-            tenant       TEXT NOT NULL,
-            selection    TEXT NOT NULL,
-            requested_by TEXT NOT NULL,
-            asked_at     TEXT NOT NULL,
-            finished_at  TEXT,
-            status       TEXT NOT NULL,
-            counts       TEXT NOT NULL,
-            plan         TEXT,
-            cache_path   TEXT
-        )
-        """,
-    ),
-    # 8: the lifecycle of each thread's session (`memory_lab.sessions`).
-    (
-        """
-        CREATE TABLE memory_sessions (
-            tenant       TEXT NOT NULL,
-            thread       TEXT NOT NULL,
-            session      TEXT NOT NULL,
-            state        TEXT NOT NULL,
-            opened_at    TEXT NOT NULL,
-            last_turn_at TEXT NOT NULL,
-            since        TEXT NOT NULL,
-            closed_at    TEXT,
-            reason       TEXT NOT NULL,
-            PRIMARY KEY (tenant, thread)
-        )
-        """,
-    ),
-)
-"""Schema changes in order; entry N (from 1) brings a schema to version N.
+MIGRATIONS: tuple[tuple[str, ...], ...] = step_statements(POSTGRES)
+"""Each step's statements in Postgres, from the one schema source."""
 
-Append, never edit: a deployed database has already run the old entries.
-"""
-
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = LATEST
 """The layout this code reads and writes."""
 
-
-class SchemaVersionError(RuntimeError):
-    """The database's schema is newer than this code knows how to use."""
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "PostgresDatabase", "SchemaVersionError"]
 
 
 class PostgresDatabase(JoinedTransactions):
@@ -294,22 +91,13 @@ class PostgresDatabase(JoinedTransactions):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._migrate_key,))
             conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             conn.execute(f'SET LOCAL search_path TO "{self.schema}"')
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            migrate(
+                _Connection(conn),
+                POSTGRES,
+                f"schema {self.schema!r}",
+                # Read when called, so a test can stop at an older version.
+                target=SCHEMA_VERSION,
             )
-            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-            current = row[0] or 0
-            if current > SCHEMA_VERSION:
-                raise SchemaVersionError(
-                    f"schema {self.schema!r} is at version {current}; this code "
-                    f"knows up to {SCHEMA_VERSION}: upgrade memory-lab"
-                )
-            for version in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in MIGRATIONS[version - 1]:
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_version (version) VALUES (%s)", (version,)
-                )
         conn.execute(f'SET search_path TO "{self.schema}"')
 
     def version(self) -> int:
@@ -319,8 +107,8 @@ class PostgresDatabase(JoinedTransactions):
                 conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
             )
 
-    def ensure(self, schema: Sequence[str]) -> None:
-        """Nothing to do: `MIGRATIONS` made every store's tables at connect."""
+    def ensure(self, schema: Sequence[str] = ()) -> None:
+        """Nothing to do: the migrations made every store's tables at connect."""
 
     def _begin(self, *, write: bool) -> None:
         if not write:

@@ -1,13 +1,13 @@
 """One SQLite file shared safely by threads and processes, plus column codecs.
 
 The transcript, fact, event and job stores may all live in one file (for instance
-`<data_dir>/memory.sqlite3`). Each opens its own connection through this helper,
-or they share one `SqliteDatabase`, so that a caller can make several stores'
-writes one transaction (a job's fact writes and its completion, for instance).
+`<data_dir>/memory.sqlite3`). Each opens its own connection, or they share one
+`SqliteDatabase`, so that a caller can make several stores' writes one
+transaction (a job's fact writes and its completion, for instance).
 
 The stores' SQL is kept portable (`?` placeholders, `ON CONFLICT`, no PRAGMA
-outside this file), so the same stores also run on a `PostgresDatabase`, which
-offers the same `read`/`write` transactions.
+outside this file), so the same stores also run on a `PostgresDatabase`, the
+other `Database`. Both make their tables by the same numbered migrations.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from memory_lab.stores.migrations import migrate
+from memory_lab.stores.schema import SQLITE
 from memory_lab.stores.transactions import JoinedTransactions
 
 MEMORY = ":memory:"
@@ -45,16 +47,17 @@ class SqliteDatabase(JoinedTransactions):
     def __init__(
         self,
         path: str | Path,
-        schema: Sequence[str],
+        schema: Sequence[str] = (),
         *,
         busy_timeout_ms: int = 30_000,
         secure_delete: bool = False,
     ) -> None:
-        """Open (creating if needed) the file and its tables.
+        """Open (creating if needed) the file, then bring its tables up to date.
 
         Args:
             path: File path, or ":memory:" for a private database.
-            schema: Idempotent DDL statements (`CREATE ... IF NOT EXISTS`).
+            schema: Ignored: the migrations make every store's tables. Kept so
+                callers that still pass their DDL keep working.
             busy_timeout_ms: How long a writer waits for another's lock.
             secure_delete: Overwrite deleted rows with zeros, so a purge leaves
                 no copy of them in free pages (SQLite otherwise only unlinks).
@@ -80,13 +83,13 @@ class SqliteDatabase(JoinedTransactions):
             self._conn.execute("PRAGMA synchronous = NORMAL")
             if secure_delete:
                 self._conn.execute("PRAGMA secure_delete = ON")
-        self.ensure(schema)
-
-    def ensure(self, schema: Sequence[str]) -> None:
-        """Create a store's tables (idempotent DDL) in this file."""
+        # BEGIN IMMEDIATE: a second process opening a new file waits, then
+        # finds the steps done.
         with self.write() as conn:
-            for statement in schema:
-                conn.execute(statement)
+            migrate(conn, SQLITE, f"database {self.path!r}")
+
+    def ensure(self, schema: Sequence[str] = ()) -> None:
+        """Nothing to do: the migrations made every store's tables at open."""
 
     def _begin(self, *, write: bool) -> None:
         # IMMEDIATE takes the file's write lock now, not at the first write, so
@@ -107,23 +110,6 @@ class SqliteDatabase(JoinedTransactions):
         """Close the connection; the store is unusable afterwards."""
         with self._lock:
             self._conn.close()
-
-
-def open_database(where: str | Path | Any, schema: Sequence[str]) -> Any:
-    """A store's database: a shared one (its tables made) or a new connection.
-
-    `where` is a SQLite file, a `postgresql://` URL (the default namespace), or a
-    shared `SqliteDatabase` or `PostgresDatabase`; Postgres makes its tables by
-    its own migrations and ignores `schema`.
-    """
-    if isinstance(where, str) and "://" in where:
-        from memory_lab.stores.postgres_db import PostgresDatabase
-
-        return PostgresDatabase(where)
-    if isinstance(where, str | Path):
-        return SqliteDatabase(where, schema)
-    where.ensure(schema)
-    return where
 
 
 def encode_time(value: datetime | None) -> str | None:

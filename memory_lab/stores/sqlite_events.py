@@ -8,37 +8,11 @@ from datetime import datetime
 from pathlib import Path
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.base import check_limit
-from memory_lab.stores.sqlite_db import (
-    SqliteDatabase,
-    decode_json,
-    encode_json,
-    encode_time,
-    open_database,
-    time_key,
-)
+from memory_lab.stores.base import Database, check_limit
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time, time_key
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import MemoryEvent
-
-_SCHEMA = (
-    # `pos` records append order, which breaks ties between events logged at
-    # the same instant.
-    """
-    CREATE TABLE IF NOT EXISTS events (
-        pos    INTEGER PRIMARY KEY AUTOINCREMENT,
-        tenant TEXT    NOT NULL,
-        id     TEXT    NOT NULL,
-        at     TEXT    NOT NULL,
-        at_key INTEGER NOT NULL,
-        kind   TEXT    NOT NULL,
-        detail TEXT    NOT NULL,
-        refs   TEXT    NOT NULL,
-        undo   TEXT,
-        UNIQUE (tenant, id)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS events_time ON events (tenant, at_key, pos)",
-)
 
 _COLUMNS = "tenant, id, at, kind, detail, refs, undo"
 
@@ -50,9 +24,9 @@ class SqliteEventLog:
     replayed step does not double its events.
     """
 
-    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the log in `path` (a file, ":memory:", or a shared database)."""
-        self._db = open_database(path, _SCHEMA)
+        self._db = database_at(path)
 
     def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
         """Store events in order."""

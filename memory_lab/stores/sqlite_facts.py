@@ -9,63 +9,11 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.base import FactFilters, given_filters
-from memory_lab.stores.sqlite_db import (
-    SqliteDatabase,
-    decode_json,
-    encode_json,
-    encode_time,
-    open_database,
-    time_key,
-)
+from memory_lab.stores.base import Database, FactFilters, given_filters
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time, time_key
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Fact
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS facts (
-        tenant            TEXT    NOT NULL,
-        id                TEXT    NOT NULL,
-        subject           TEXT    NOT NULL,
-        category          TEXT    NOT NULL,
-        key               TEXT    NOT NULL,
-        value             TEXT    NOT NULL,
-        confidence        REAL    NOT NULL,
-        importance        REAL    NOT NULL,
-        source            TEXT    NOT NULL,
-        session           TEXT    NOT NULL,
-        turn_ids          TEXT    NOT NULL,
-        evidence          TEXT    NOT NULL,
-        body              TEXT    NOT NULL DEFAULT '',
-        valid_from        TEXT    NOT NULL,
-        valid_until       TEXT,
-        superseded_by     TEXT,
-        expires_at        TEXT,
-        last_confirmed_at TEXT    NOT NULL,
-        created_at        TEXT    NOT NULL,
-        created_key       INTEGER NOT NULL,
-        status            TEXT    NOT NULL,
-        conflicts_with    TEXT,
-        ended_at          TEXT,
-        PRIMARY KEY (tenant, id)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS facts_lookup ON facts (tenant, subject, category, key)",
-)
-
-_MIGRATIONS = (
-    # Record-time end (bitemporal facts). Rows written before it existed were
-    # end-dated on the one axis they had, so their end of belief is that date.
-    (
-        "ended_at",
-        "ALTER TABLE facts ADD COLUMN ended_at TEXT",
-        "UPDATE facts SET ended_at = valid_until WHERE status != 'active'",
-    ),
-    # A fact's longer text beside its one-line summary; older rows had none,
-    # and '' reads as "the evidence is the detail".
-    ("body", "ALTER TABLE facts ADD COLUMN body TEXT NOT NULL DEFAULT ''"),
-)
-"""Forward migrations: (column, statements that add and backfill it), in order."""
 
 # Every Fact field; `created_key` is derived and never read back.
 _FIELDS = tuple(Fact.model_fields)
@@ -75,25 +23,9 @@ _COLUMNS = ", ".join(_FIELDS)
 class SqliteFactStore:
     """Fact rows keyed by (tenant, id), ordered by creation time then id."""
 
-    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
-        self._db = open_database(path, _SCHEMA)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Bring a file made by an older version up to the current columns.
-
-        SQLite only: a Postgres database is migrated by its own numbered
-        migrations when it connects.
-        """
-        if not isinstance(self._db, SqliteDatabase):
-            return
-        with self._db.write() as conn:
-            have = {row["name"] for row in conn.execute("PRAGMA table_info(facts)")}
-            for column, *statements in _MIGRATIONS:
-                if column not in have:
-                    for statement in statements:
-                        conn.execute(statement)
+        self._db = database_at(path)
 
     def transaction(self) -> AbstractContextManager:
         """One write transaction for a read-then-write (joined by the calls in it).

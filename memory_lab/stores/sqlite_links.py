@@ -7,28 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.sqlite_db import encode_time, open_database, time_key
+from memory_lab.stores.base import Database
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import encode_time, time_key
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import FactLink
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS fact_links (
-        tenant      TEXT    NOT NULL,
-        id          TEXT    NOT NULL,
-        type        TEXT    NOT NULL,
-        source      TEXT    NOT NULL,
-        target      TEXT    NOT NULL,
-        origin      TEXT    NOT NULL,
-        created_at  TEXT    NOT NULL,
-        created_key INTEGER NOT NULL,
-        ended_at    TEXT,
-        PRIMARY KEY (tenant, id)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS fact_links_source ON fact_links (tenant, source)",
-    "CREATE INDEX IF NOT EXISTS fact_links_target ON fact_links (tenant, target)",
-)
 
 _FIELDS = tuple(FactLink.model_fields)
 _COLUMNS = ", ".join(_FIELDS)
@@ -37,9 +20,9 @@ _COLUMNS = ", ".join(_FIELDS)
 class SqliteFactLinkStore:
     """Link rows keyed by (tenant, id), read in creation order."""
 
-    def __init__(self, path: str | Path | Any) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
-        self._db = open_database(path, _SCHEMA)
+        self._db = database_at(path)
 
     def insert(self, tenant: str, link: FactLink) -> None:
         """Store a new link.

@@ -8,43 +8,11 @@ from pathlib import Path
 from typing import Unpack
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.base import SeqSpan, seq_bounds
-from memory_lab.stores.sqlite_db import (
-    SqliteDatabase,
-    decode_json,
-    encode_json,
-    encode_time,
-    open_database,
-)
+from memory_lab.stores.base import Database, SeqSpan, seq_bounds
+from memory_lab.stores.databases import database_at
+from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time
 from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Message
-
-_SCHEMA = (
-    """
-    CREATE TABLE IF NOT EXISTS messages (
-        tenant    TEXT    NOT NULL,
-        seq       INTEGER NOT NULL,
-        id        TEXT    NOT NULL,
-        thread    TEXT    NOT NULL,
-        session   TEXT    NOT NULL,
-        role      TEXT    NOT NULL,
-        content   TEXT    NOT NULL,
-        timestamp TEXT    NOT NULL,
-        speaker   TEXT    NOT NULL,
-        restated  TEXT    NOT NULL DEFAULT '[]',
-        PRIMARY KEY (tenant, seq),
-        UNIQUE (tenant, id)
-    )
-    """,
-    "CREATE INDEX IF NOT EXISTS messages_thread ON messages (tenant, thread, seq)",
-)
-
-_MIGRATIONS = (
-    # Spans of a reply that restate memory (`Message.restated`); older turns
-    # restate nothing.
-    ("restated", "ALTER TABLE messages ADD COLUMN restated TEXT NOT NULL DEFAULT '[]'"),
-)
-"""Forward migrations: (column, statements that add and backfill it), in order."""
 
 _COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker, restated"
 
@@ -56,25 +24,9 @@ class SqliteTranscriptStore:
     error rather than as a duplicated or renumbered message.
     """
 
-    def __init__(self, path: str | Path | SqliteDatabase) -> None:
+    def __init__(self, path: str | Path | Database) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
-        self._db = open_database(path, _SCHEMA)
-        self._migrate()
-
-    def _migrate(self) -> None:
-        """Bring a file made by an older version up to the current columns.
-
-        SQLite only: a Postgres database is migrated by its own numbered
-        migrations when it connects.
-        """
-        if not isinstance(self._db, SqliteDatabase):
-            return
-        with self._db.write() as conn:
-            have = {row["name"] for row in conn.execute("PRAGMA table_info(messages)")}
-            for column, *statements in _MIGRATIONS:
-                if column not in have:
-                    for statement in statements:
-                        conn.execute(statement)
+        self._db = database_at(path)
 
     def append(
         self, tenant: str, thread: str, messages: Sequence[Message]

@@ -694,9 +694,11 @@ def test_a_fact_file_from_before_record_time_ends_is_migrated(tmp_path):
     store.insert("a", fact("a", "f1", status="forgotten", valid_until=T0))
     store.insert("a", fact("a", "f2", value="coffee"))
     store.close()
-    # Recreate the file as the previous version wrote it: no ended_at column.
+    # Recreate the file as the previous version wrote it: no ended_at column,
+    # and no record of migrations (the stores made their own tables then).
     conn = sqlite3.connect(path)
     conn.execute("ALTER TABLE facts DROP COLUMN ended_at")
+    conn.execute("DROP TABLE schema_version")
     conn.commit()
     conn.close()
     reopened = SqliteFactStore(path)

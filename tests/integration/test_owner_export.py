@@ -398,7 +398,9 @@ def test_a_write_failing_half_way_takes_everything_back(memory):
         assert holdings.periods.count(TENANT) == 0
     finally:
         holdings.close()
-    assert all(rows == [] for rows in _state(target)[1].values())
+    # Only the record of the layout's migrations stays.
+    left = {table: rows for table, rows in _state(target)[1].items() if rows}
+    assert set(left) == {"schema_version"}
 
 
 @pytest.mark.xdist_group("servers")
