@@ -1,5 +1,8 @@
 """Store backends for the contract suite: every implementation of each protocol.
 
+The SQL stores run on every database backend of `memory_lab.stores.databases`,
+so a backend registered there is held to the same contracts.
+
 A backend opens a store at a named location; opening the same location again
 reopens it (a new connection or client for the on-disk stores, the same object
 for the in-memory ones), which is how persistence is tested.
@@ -25,7 +28,9 @@ from memory_lab.stores import (
     SqliteEventLog,
     SqliteFactStore,
     SqliteTranscriptStore,
+    databases,
 )
+from memory_lab.stores.base import Database
 
 
 @dataclass
@@ -74,29 +79,41 @@ def embedder():
 
 SERVER = pytest.mark.xdist_group("servers")
 """Tests on a server run on one worker, which starts the server once."""
-SQL_BACKENDS = ["sqlite", pytest.param("postgres", marks=SERVER), "memory"]
+SQL_BACKENDS = [
+    pytest.param(name, marks=SERVER) if backend.schemes else name
+    for name, backend in databases.BACKENDS.items()
+] + ["memory"]
+"""Every database backend of the registry, then the in-memory reference."""
 
 
-def _postgres(request: pytest.FixtureRequest) -> Callable[[str], Any]:
-    """Databases in the test's own namespaces on the shared Postgres server."""
-    from memory_lab.stores.postgres_db import PostgresDatabase
+def _opener(
+    request: pytest.FixtureRequest, tmp_path: Path, backend: databases.Backend
+) -> Callable[[str], Database]:
+    """Databases of one backend, a location each.
 
+    A local backend keeps each location in its own file; a server backend gives
+    each test namespaces of its own on the shared server that the
+    `<name>_url` fixture starts.
+    """
+    if not backend.schemes:
+        return lambda loc: backend.open(str(tmp_path / f"{loc}.sqlite3"), "")
     prefix = f"t{uuid.uuid4().hex[:12]}"
 
-    def database(loc: str) -> PostgresDatabase:
-        url = request.getfixturevalue("postgres_url")
-        return PostgresDatabase(url, f"{prefix}_{loc}")
+    def on_server(loc: str) -> Database:
+        url = request.getfixturevalue(f"{backend.name}_url")
+        return backend.open(url, f"{prefix}_{loc}")
 
-    return database
+    return on_server
 
 
 def _sql_backends(request, tmp_path: Path, store: type, memory: type):
-    postgres = _postgres(request)
-    return {
-        "sqlite": (lambda loc: store(tmp_path / f"{loc}.sqlite3"), True),
-        "postgres": (lambda loc: store(postgres(loc)), True),
-        "memory": (lambda loc: memory(), False),
-    }
+    """`store` on every registered database, and the `memory` reference."""
+    backends: dict[str, tuple[Callable[[str], Any], bool]] = {}
+    for name, backend in databases.BACKENDS.items():
+        database = _opener(request, tmp_path, backend)
+        backends[name] = (lambda loc, database=database: store(database(loc)), True)
+    backends["memory"] = (lambda loc: memory(), False)
+    return backends
 
 
 @pytest.fixture(params=SQL_BACKENDS)
