@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from memory_lab.brains.base import Brain, BrainResult
+from memory_lab.brains.base import Brain, BrainResult, ToolResponder
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBundle, EpisodeDraft, Fact, FactCandidate, Message
 
@@ -83,7 +83,9 @@ class MeteredBrain:
         so it is not counted here; the brain's own usage has those tokens.
         """
         self._count("respond", [question.content, context.text])
-        return self.inner.respond_with_tools(question, context, tools)
+        inner = self.inner
+        assert isinstance(inner, ToolResponder), f"{inner.name} takes no tools"
+        return inner.respond_with_tools(question, context, tools)
 
     def usage(self) -> dict[str, int]:
         """The wrapped brain's own counters."""

@@ -7,8 +7,11 @@ recorded as jobs (`memory_lab.jobs`) that a background worker runs.
 
 from __future__ import annotations
 
+from typing import cast
+
 from langgraph.runtime import Runtime
 
+from memory_lab.brains.base import ToolResponder
 from memory_lab.context.build import build_context
 from memory_lab.context.live import read_live
 from memory_lab.events import events_from_notes, make_event
@@ -150,7 +153,12 @@ def respond(state: MemoryState, runtime: Runtime[Deps]) -> dict:
     bundle = ContextBundle.model_validate(state["context"])
     if deps.tools is not None:
         tools = deps.tools(tenant, question.session)
-        answered = deps.brain.respond_with_tools(question, bundle, tools)
+        # Tools are made only for a brain that takes them (`memory_tools_for`).
+        # Not an isinstance check: the brain here is the engine's MeteredBrain,
+        # which forwards attributes by __getattr__, and from Python 3.12 a
+        # protocol isinstance check no longer sees forwarded attributes.
+        responder = cast(ToolResponder, deps.brain)
+        answered = responder.respond_with_tools(question, bundle, tools)
     else:
         answered = deps.brain.respond(question, bundle)
     text = answered.value

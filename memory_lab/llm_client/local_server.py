@@ -247,6 +247,7 @@ class LocalModelServer:
             *self.extra_args,
         ]  # fmt: skip
         self._started_at = time.monotonic()
+        assert self.log_path is not None  # given to __init__, or the temp file above
         with open(self.log_path, "ab") as log:
             self._proc = subprocess.Popen(
                 command,

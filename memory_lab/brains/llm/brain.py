@@ -181,6 +181,7 @@ class OpenAICompatBrain:
         )
         if fell_back is not None:
             return fell_back
+        assert reply is not None  # _ask_summary gives a reply or a fallback
         return BrainResult(
             EpisodeDraft(
                 summary=self._fit(reply.summary.strip(), max_tokens),
@@ -205,6 +206,7 @@ class OpenAICompatBrain:
         )
         if fell_back is not None:
             return fell_back
+        assert reply is not None  # _ask_summary gives a reply or a fallback
         return BrainResult(self._fit(reply.summary.strip(), max_tokens))
 
     def extract(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from spacy.tokens import Span, Token
 
@@ -156,7 +157,7 @@ def value_span(head: Token) -> Span | None:
     return span
 
 
-def _thing(span: Span | None) -> bool:
+def _thing(span: Span | None) -> TypeGuard[Span]:
     """Whether a value names something (not "it", "that", a feeling)."""
     if span is None:
         return False
@@ -327,6 +328,9 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
     for prep, obj in _preps(verb):
         if prep in {"from", "in"} and obj.ent_type_ in {"GPE", "LOC", "NORP"}:
             span = value_span(obj)
+            # A named place always has a word to read; a None value would fail
+            # where the reading is used.
+            assert span is not None
             key = "hometown" if prep == "from" else "home_city"
             yield Reading("identity", key, span)
 

@@ -49,7 +49,9 @@ def pipeline() -> Language:
 def _verb_bases() -> dict[str, list[str]]:
     """The model's own table of irregular verb forms to their base forms."""
     lemmatizer = pipeline().get_pipe("lemmatizer")
-    return lemmatizer.lookups.get_table("lemma_exc")["verb"]
+    # spaCy types every pipe as a plain Doc -> Doc callable; this one is a
+    # Lemmatizer, which has lookups.
+    return lemmatizer.lookups.get_table("lemma_exc")["verb"]  # type: ignore[attr-defined]
 
 
 def _mend_irregular_verbs(doc: Doc, bases: dict[str, list[str]]) -> None:

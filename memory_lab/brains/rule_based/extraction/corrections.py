@@ -43,10 +43,26 @@ from memory_lab.brains.rule_based.extraction.vocabulary import (
 class FactLike(Protocol):
     """What a correction needs from an earlier fact: its slot and value."""
 
-    subject: str
-    category: str
-    key: str
-    value: str
+    # Read-only, so frozen records (`Fact`, `Prior`) are fact-likes too.
+    @property
+    def subject(self) -> str:
+        """Who stated it."""
+        ...
+
+    @property
+    def category(self) -> str:
+        """Its slot's category."""
+        ...
+
+    @property
+    def key(self) -> str:
+        """Its slot's key."""
+        ...
+
+    @property
+    def value(self) -> str:
+        """What it holds."""
+        ...
 
 
 def facts_of(subject: str, facts: Sequence[FactLike]) -> list[FactLike]:
@@ -224,9 +240,9 @@ def switch_hits(
         slot = usable(value) and resolve_switch(match, value, text, subject, earlier)
         if slot:
             hits.append(Hit(slot[0], slot[1], value, confidence(text)))
-    match = SWITCH_IMPERATIVE.search(text) if to_assistant else None
-    if match:
-        value = trim_value(match.group("v") or "")
+    imperative = SWITCH_IMPERATIVE.search(text) if to_assistant else None
+    if imperative:
+        value = trim_value(imperative.group("v") or "")
         slot = usable(value) and resolve_imperative_switch(value, subject, earlier)
         if slot:
             hits.append(Hit(slot[0], slot[1], value, CONFIDENCE_CORRECTION))
