@@ -108,7 +108,11 @@ class Recipe(Frozen):
 
         data = self.model_dump()
         uses = {u["name"]: u for u in data["triggers"]}
-        fields = {name: set(get_trigger(name).params.model_fields) for name in uses}
+        fields: dict[str, set[str]] = {}
+        for name in uses:
+            trigger = get_trigger(name)
+            assert trigger is not None  # checked when the recipe was made
+            fields[name] = set(trigger.params.model_fields)
         for key, value in params.items():
             if key in data and key not in ("name", "triggers"):
                 data[key] = value

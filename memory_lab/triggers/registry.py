@@ -20,6 +20,7 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import overload
 
 from memory_lab.errors import MemoryLabError
 from memory_lab.triggers.base import Decide, Splits, Trigger, TriggerParams
@@ -35,6 +36,30 @@ _discovered = False
 
 class PluginError(MemoryLabError):
     """A plug-in module could not be loaded, or registered a bad trigger."""
+
+
+@overload
+def register(
+    name: str,
+    params: type[TriggerParams],
+    decide: None = None,
+    *,
+    splits: Splits | None = None,
+    summary: str = "",
+    replace: bool = False,
+) -> Callable[[Decide], Decide]: ...
+
+
+@overload
+def register(
+    name: str,
+    params: type[TriggerParams],
+    decide: Decide,
+    *,
+    splits: Splits | None = None,
+    summary: str = "",
+    replace: bool = False,
+) -> Trigger: ...
 
 
 def register(
