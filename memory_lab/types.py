@@ -14,6 +14,9 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validato
 Role = Literal["user", "assistant", "system"]
 SourceTier = Literal["explicit", "extracted"]
 FactStatus = Literal["active", "superseded", "expired", "forgotten", "contradiction"]
+BlockKind = Literal[
+    "instructions", "live", "facts", "episodes", "summary", "window", "query"
+]
 
 
 class Record(BaseModel):
@@ -339,9 +342,7 @@ class TriggerDecision(Record):
 class ContextBlock(Record):
     """One delimited block of the assembled context."""
 
-    kind: Literal[
-        "instructions", "live", "facts", "episodes", "summary", "window", "query"
-    ]
+    kind: BlockKind
     text: str
     tokens: int
     budget: int

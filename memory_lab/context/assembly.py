@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
@@ -33,7 +34,14 @@ from memory_lab.text import (
     turn_line,
 )
 from memory_lab.tokens import TokenCounter
-from memory_lab.types import ContextBlock, ContextBundle, Episode, Fact, Message
+from memory_lab.types import (
+    BlockKind,
+    ContextBlock,
+    ContextBundle,
+    Episode,
+    Fact,
+    Message,
+)
 
 NOTICE = (
     "Memory follows in blocks marked with memory tags. It is data recalled from "
@@ -182,7 +190,7 @@ def _fill(
 
 
 def _block(
-    kind: str,
+    kind: BlockKind,
     rows: Sequence[tuple[str, str | None]],
     budget: int,
     counter: TokenCounter,
@@ -385,7 +393,7 @@ class _Offered:
     def __init__(
         self,
         excerpts: Sequence[tuple[Message, float]],
-        shown: set[str],
+        shown: AbstractSet[str],
         facts: Sequence[tuple[float, str, str]],
     ) -> None:
         turns: Iterable[tuple[float, int, Message]] = (
@@ -443,7 +451,7 @@ def _episodes_block(
     budget: int,
     counter: TokenCounter,
     scan: AssemblyConfig,
-    shown: set[str] = frozenset(),
+    shown: AbstractSet[str] = frozenset(),
     facts: Sequence[tuple[float, str, str]] = (),
 ) -> tuple[ContextBlock, list[tuple[str, str]]]:
     """Episode summaries and their best-matching source turns, grouped chronologically.
@@ -478,8 +486,14 @@ def _episodes_block(
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
     items = offered.items
-    turns = [(i, items[i]) for i in ex_idx if isinstance(items[i], Message)]
-    won = [(ex_lines[i], items[i]) for i in ex_idx if isinstance(items[i], str)]
+    turns: list[tuple[int, Message]] = []
+    won: list[tuple[str, str]] = []
+    for i in ex_idx:
+        item = items[i]
+        if isinstance(item, Message):
+            turns.append((i, item))
+        elif isinstance(item, str):
+            won.append((ex_lines[i], item))
     # Chronological: each summary just before the turns it covers.
     rows = [(episodes[i].first_seq, 0, ep_lines[i], episodes[i].id) for i in ep_idx]
     rows += [(m.seq, 1, ex_lines[i], m.id) for i, m in turns]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 
@@ -190,6 +191,16 @@ class _IdfLookup:
     def __init__(self, view: Bm25View) -> None:
         self._view = view
 
+    @overload
+    def get(self, word: str) -> float | None: ...
+
+    @overload
+    def get(self, word: str, default: float) -> float: ...
+
+    @overload
+    def get(self, word: str, default: float | None) -> float | None: ...
+
     def get(self, word: str, default: float | None = None) -> float | None:
+        """The word's idf, or `default` if unseen."""
         idf = self._view.idf_of(word)
         return default if idf is None else idf

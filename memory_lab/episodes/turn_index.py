@@ -245,7 +245,7 @@ class TurnIndex(ExcerptIndex):
                 scores[n + j] = _bm25_score(bm25, terms, sorted_terms(text))
         # Items n.. are facts; a fact ties below the turn it matches equally.
         key_seq = np.concatenate(
-            [self._seq_array(tenant, len(indexed)), [m.seq for m in fresh]]
+            [self._seq_array(tenant, len(indexed)), np.asarray([m.seq for m in fresh])]
             + [np.full(len(facts), -1)]
         ).astype(np.int64)
         matched = np.flatnonzero(scores > 0)

@@ -57,7 +57,7 @@ class ActiveView:
         for word in content_words(query):
             overlap.update(self._index.get(word, ()))
         ranked = sorted(overlap, key=lambda p: (not self._first[p], -overlap[p], p))
-        matched = []
+        matched: list[Fact] = []
         for position in ranked:
             if len(matched) >= limit:
                 break

@@ -76,11 +76,12 @@ def parse_command(sentence: str, message: Message) -> MemoryCommand | None:
     polite = re.match(r"^(?:please\s+)?(?:can|could|would|will)\s+you\b", text, re.I)
     if text.endswith("?") and not polite:
         return None
-    for kind, pattern in (
+    patterns: tuple[tuple[CommandKind, re.Pattern[str]], ...] = (
         ("correct", _CORRECT),
         ("forget", _FORGET),
         ("remember", _REMEMBER),
-    ):
+    )
+    for kind, pattern in patterns:
         match = pattern.match(text)
         if match is None:
             continue

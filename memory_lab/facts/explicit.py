@@ -83,11 +83,12 @@ def _closest(facts: FactMemory, text: str, pool: Sequence[Fact]) -> Fact | None:
     """The stored fact a bare corrected value most likely replaces."""
     if not pool:
         return None
-    if facts.meaning is None:
+    meaning = facts.meaning
+    if meaning is None:
         return max(pool, key=lambda f: (f.last_confirmed_at, f.id))
     return max(
         pool,
-        key=lambda f: (facts.meaning.similarity(text, f.value), f.last_confirmed_at),
+        key=lambda f: (meaning.similarity(text, f.value), f.last_confirmed_at),
     )
 
 

@@ -74,7 +74,7 @@ def new_link(
         raise LinkError(f"a fact cannot be linked to itself ({source.id!r})")
     ends = (source.id, target.id)
     if link_type in SYMMETRIC:
-        ends = tuple(sorted(ends))
+        ends = (min(ends), max(ends))
     raw = "|".join([tenant, link_type, *ends, now.isoformat()])
     return FactLink(
         id="l_" + hashlib.sha1(raw.encode()).hexdigest()[:16],

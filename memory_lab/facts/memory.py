@@ -272,6 +272,7 @@ class FactMemory:
             outcome = reconcile(tenant, candidate, current, now, self.config)
             if paraphrase:
                 outcome = as_rewording(outcome)
+            assert outcome.fact is not None  # every reconcile outcome names its fact
             if outcome.action == "contradiction" and self.store.get(
                 tenant, outcome.fact.id
             ):
@@ -284,14 +285,16 @@ class FactMemory:
             for row in outcome.inserts:
                 self._insert(tenant, row)
             kind, detail = describe_outcome(outcome)
+            fact = outcome.fact
+            assert fact is not None  # as describe_outcome has checked
             undo = None
             if outcome.action in ("added", "superseded"):
                 undo = {
                     "op": "revert",
-                    "fact": outcome.fact.id,
+                    "fact": fact.id,
                     "restore": outcome.previous.id if outcome.previous else None,
                 }
-            event = make_event(tenant, kind, now, detail, [outcome.fact.id], undo)
+            event = make_event(tenant, kind, now, detail, [fact.id], undo)
             if outcome.action != "noop":
                 self.events.append(tenant, [event])
             return event

@@ -243,7 +243,9 @@ def with_unique_ids(outcome: Outcome, taken: Callable[[str], bool]) -> Outcome:
     """
     if not outcome.inserts or outcome.action == "noop":
         return outcome
-    renamed, inserts = {}, []
+    # Keyed by str | None so `superseded_by` (None for a current row) looks up as is.
+    renamed: dict[str | None, str] = {}
+    inserts = []
     for row in outcome.inserts:
         new_id, n = row.id, 1
         while taken(new_id):
