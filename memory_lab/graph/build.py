@@ -12,6 +12,9 @@ and apps compile them themselves; `mermaid()` exports either diagram.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from langgraph.graph import END, START, StateGraph
 
 from memory_lab.graph import nodes, routing
@@ -19,7 +22,7 @@ from memory_lab.graph.deps import Deps
 from memory_lab.graph.state import JobState, MemoryState
 
 
-def builder() -> StateGraph:
+def builder() -> StateGraph[MemoryState, Deps, MemoryState, MemoryState]:
     """The unbuilt graph."""
     g = StateGraph(MemoryState, context_schema=Deps)
     g.add_node("ingest_turn", nodes.ingest_turn)
@@ -38,7 +41,7 @@ def builder() -> StateGraph:
     return g
 
 
-def maintenance_builder() -> StateGraph:
+def maintenance_builder() -> StateGraph[JobState, Deps, JobState, JobState]:
     """The unbuilt graph the background worker runs once per job.
 
     It has no checkpointer: the job ledger is what makes the work durable.
@@ -60,5 +63,9 @@ def maintenance_builder() -> StateGraph:
 
 def mermaid(graph: str = "turn") -> str:
     """A graph's diagram in Mermaid syntax: "turn" or "maintenance"."""
-    build = {"turn": builder, "maintenance": maintenance_builder}[graph]
+    builders: dict[str, Callable[[], StateGraph[Any, Deps, Any, Any]]] = {
+        "turn": builder,
+        "maintenance": maintenance_builder,
+    }
+    build = builders[graph]
     return build().compile().get_graph().draw_mermaid()

@@ -21,6 +21,8 @@ from memory_lab.triggers.running import decide
 from memory_lab.types import MemoryEvent, TriggerDecision
 
 if TYPE_CHECKING:
+    from pydantic.main import IncEx
+
     from memory_lab.jobs.parts import PlanningParts
 
 
@@ -119,7 +121,10 @@ def owner_of(deps: PlanningParts) -> str:
 #: Settings that change how replies are made, or when a session closes, and never
 #: how a job's work is done: changing them must not leave the jobs already
 #: recorded to no one.
-_NOT_JOB_WORK = {"llm": {"agentic_memory", "tool_rounds"}, "sessions": True}
+_NOT_JOB_WORK: dict[str, IncEx | bool] = {
+    "llm": {"agentic_memory", "tool_rounds"},
+    "sessions": True,
+}
 
 
 def config_fingerprint(config: MemoryConfig) -> str:

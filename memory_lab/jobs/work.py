@@ -126,7 +126,8 @@ def _reuse_or_build(
     chunks = split_span(span, deps.config.recipe)
     ids = [episode_id(tenant, thread, c[0].seq, c[-1].seq) for c in chunks]
     stored = {e.id: e for e in deps.episodes.index.get(tenant, ids)}
-    episodes, notes = [], []
+    episodes: list[Episode] = []
+    notes: list[BrainNote] = []
     for chunk, ep_id in zip(chunks, ids, strict=True):
         if ep_id in stored:
             episodes.append(stored[ep_id])
