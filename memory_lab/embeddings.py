@@ -20,8 +20,16 @@ import numpy as np
 class Embedder(Protocol):
     """Turns texts into unit vectors; equal texts give equal vectors."""
 
-    name: str
-    dim: int
+    # Read-only, so a frozen dataclass (`owner.tiers.NameOnly`) is an embedder.
+    @property
+    def name(self) -> str:
+        """The model's name; a store records it and refuses another's vectors."""
+        ...
+
+    @property
+    def dim(self) -> int:
+        """Length of each vector."""
+        ...
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """An array of shape (len(texts), dim), each row L2-normalised."""

@@ -24,7 +24,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError
@@ -32,6 +32,7 @@ from memory_lab.owner.trash_bin import due_items
 
 if TYPE_CHECKING:
     from memory_lab.graph.deps import Deps
+    from memory_lab.owner.selection import Selection
 
 DATABASE = "memory.sqlite3"
 REQUESTED_BY = "trash (restore window passed)"
@@ -41,13 +42,31 @@ class TrashError(MemoryLabError):
     """The trash could not be emptied; the folder is not opened."""
 
 
+TrashKind = Literal["chat", "fact", "episode"]
+
+
 @dataclass(frozen=True)
 class DueItem:
     """One trashed thing whose restore window has passed."""
 
     tenant: str
-    kind: Literal["chat", "fact", "episode"]
+    kind: TrashKind
     item: str
+
+
+def _selection(entry: DueItem) -> Selection:
+    """The purge request for one due item: its kind names the field."""
+    from memory_lab.owner.selection import Selection
+
+    match entry.kind:
+        case "chat":
+            return Selection(chat=entry.item)
+        case "fact":
+            return Selection(fact=entry.item)
+        case "episode":
+            return Selection(episode=entry.item)
+        case _:
+            raise TypeError(f"no purge selects a {entry.kind!r}")
 
 
 def due(database: Path, now: datetime, keep: timedelta) -> list[DueItem]:
@@ -56,7 +75,8 @@ def due(database: Path, now: datetime, keep: timedelta) -> list[DueItem]:
         return []
     with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
         found = [
-            DueItem(tenant, kind, item)  # type: ignore[arg-type] - fact or episode
+            # The trash table holds only fact and episode rows.
+            DueItem(tenant, cast(TrashKind, kind), item)
             for tenant, kind, item in due_items(conn, now, keep)
         ]
         has = conn.execute(
@@ -118,13 +138,13 @@ def empty_trash(
     not purged: its trash row just goes.
     """
     from memory_lab.owner.purge import purge
-    from memory_lab.owner.selection import PurgeRequestError, Selection, check_request
+    from memory_lab.owner.selection import PurgeRequestError, check_request
 
     folder = Path(data_dir)
     database = folder / DATABASE
     emptied = due(database, now, keep)
     for entry in emptied:
-        selection = Selection(**{entry.kind: entry.item})
+        selection = _selection(entry)
         if entry.kind == "fact" and _active(database, entry.tenant, entry.item):
             _drop_row(database, entry)
             continue
@@ -154,7 +174,7 @@ def empty_held_trash(
     many items were emptied.
     """
     from memory_lab.owner.held import purge_selection
-    from memory_lab.owner.selection import PurgeRequestError, Selection
+    from memory_lab.owner.selection import PurgeRequestError
 
     db = deps.jobs.db
     with db.read() as conn:
@@ -166,10 +186,12 @@ def empty_held_trash(
         items = conn.execute(
             "SELECT kind, item, trashed_at FROM trash WHERE tenant = ?", (tenant,)
         ).fetchall()
-    found = [("chat", r["thread"], r["trashed_at"]) for r in chats]
+    found: list[tuple[TrashKind, str, str]] = [
+        ("chat", r["thread"], r["trashed_at"]) for r in chats
+    ]
     found += [(r["kind"], r["item"], r["trashed_at"]) for r in items]
     due = [
-        DueItem(tenant, kind, item)  # type: ignore[arg-type] - chat, fact or episode
+        DueItem(tenant, kind, item)
         for kind, item, trashed in sorted(found)
         if datetime.fromisoformat(trashed) + keep <= now
     ]
@@ -183,7 +205,7 @@ def empty_held_trash(
                     deps,
                     local_files,
                     tenant,
-                    Selection(**{entry.kind: entry.item}),
+                    _selection(entry),
                     requested_by=REQUESTED_BY,
                     at=now,
                 )

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from datetime import datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.owner import tables
@@ -40,7 +41,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
     tenant = require_tenant(tenant)
     sessions = SqlSessionStore(holdings.db)
     with holdings.db.read() as conn:
-        records = {
+        records: dict[str, list[Any]] = {
             "messages": tables.read_messages(conn, tenant),
             "threads": tables.read_threads(conn, tenant),
             "episodes": holdings.ledger.episodes(tenant),

@@ -29,20 +29,29 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Final, Literal, Protocol, TypeVar, cast
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from memory_lab.errors import MemoryLabError
 from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message, Record
 
-FORMAT = "memory-lab-export"
+FORMAT: Final = "memory-lab-export"
 """The header's `format`: what says a file is one of ours."""
 VERSION = 1
 """The header's `version`; a file of another version is refused, not guessed at."""
 
 
 _M = TypeVar("_M", bound=BaseModel)
+
+
+class _Owned(Protocol):
+    """What the record of every kind has: the tenant it belongs to."""
+
+    @property
+    def tenant(self) -> str:
+        """The tenant whose memory the record is."""
+        ...
 
 
 class ExportFileError(MemoryLabError, ValueError):
@@ -270,12 +279,18 @@ def read_export(lines: Iterable[str]) -> TenantExport:
                 + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
             )
         record = _validate(number, envelope.kind, model, envelope.data)
-        if record.tenant != header.tenant:
+        # Every model in KINDS declares a tenant; `Record` itself does not.
+        tenant = cast(_Owned, record).tenant
+        if tenant != header.tenant:
             raise ExportFileError(
-                f"line {number} ({envelope.kind}): tenant {record.tenant!r}, but "
+                f"line {number} ({envelope.kind}): tenant {tenant!r}, but "
                 f"the file is {header.tenant!r}'s"
             )
-        if envelope.kind == "period" and record.thread not in ("day", "week"):
+        if (
+            envelope.kind == "period"
+            and isinstance(record, Episode)  # always: a period is an Episode
+            and record.thread not in ("day", "week")
+        ):
             raise ExportFileError(
                 f"line {number} (period): thread must be day or week, "
                 f"not {record.thread!r}"
