@@ -20,6 +20,13 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
 from memory_lab.sessions.store import SqlSessionStore
+from memory_lab.stores.base import (
+    EpisodeStore,
+    EventLog,
+    FactLinkStore,
+    FactStore,
+    TranscriptStore,
+)
 from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.stores.sqlite_events import SqliteEventLog
@@ -48,15 +55,15 @@ class Holdings:
     """The data folder and servers, for messages (never a password)."""
     db: Any
     """The `SqliteDatabase` or `PostgresDatabase` every SQL store writes through."""
-    transcript: SqliteTranscriptStore
-    facts: SqliteFactStore
-    events: SqliteEventLog
+    transcript: TranscriptStore
+    facts: FactStore
+    events: EventLog
     ledger: JobLedger
-    episodes: ChromaEpisodeStore | None
+    episodes: EpisodeStore | None
     """The episode search index (the ledger holds the committed records)."""
-    periods: ChromaEpisodeStore | None
+    periods: EpisodeStore | None
     """Daily and weekly summaries (kept only here)."""
-    links: SqliteFactLinkStore
+    links: FactLinkStore
     """Links between facts (the "supersedes" ones are read from the facts)."""
 
     def close(self) -> None:
@@ -103,12 +110,14 @@ def open_holdings(
     db = _open_database(data_dir, spec, create=create, where=where)
     opened: list[ChromaEpisodeStore | None] = []
     try:
-        stores = (SqliteTranscriptStore(db), SqliteFactStore(db), SqliteEventLog(db))
+        transcript = SqliteTranscriptStore(db)
+        facts = SqliteFactStore(db)
+        events = SqliteEventLog(db)
         ledger = JobLedger(db)
         links = SqliteFactLinkStore(db)
         # The chat catalog's and the trash's tables, so their rows can be
         # exported and imported.
-        ChatCatalog(db, stores[0])
+        ChatCatalog(db, transcript)
         db.ensure(TRASH_SCHEMA)
         SqlSessionStore(db)
         for name in ("episodes", "periods"):
@@ -119,7 +128,10 @@ def open_holdings(
                 index.close()
         db.close()
         raise
-    return Holdings(where, db, *stores, ledger, *opened, links)
+    episodes, periods = opened
+    return Holdings(
+        where, db, transcript, facts, events, ledger, episodes, periods, links
+    )
 
 
 def _open_database(
