@@ -50,8 +50,8 @@ from memory_lab.snapshot import MemorySnapshot, take_snapshot
 from memory_lab.stores.base import Database, EpisodeStore
 from memory_lab.stores.databases import open_database
 from memory_lab.stores.locations import StoreSpec, namespace_key
+from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.sqlite_db import MEMORY
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from memory_lab.tokens import TokenCounter, default_counter
 from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
 from memory_lab.validation import validate_batch
@@ -162,9 +162,9 @@ class MemoryEngine:
             sessions: SessionStore = InMemorySessionStore()
         else:
             from memory_lab.stores import (
-                SqliteEventLog,
-                SqliteFactStore,
-                SqliteTranscriptStore,
+                SqlEventLog,
+                SqlFactStore,
+                SqlTranscriptStore,
             )
 
             if self.data_dir is not None:
@@ -183,8 +183,8 @@ class MemoryEngine:
             # job's results and its completion (or a turn's jobs and its
             # watermarks) commit together.
             db = self._open_database()
-            self.transcript = SqliteTranscriptStore(db)
-            fact_store, self.events = SqliteFactStore(db), SqliteEventLog(db)
+            self.transcript = SqlTranscriptStore(db)
+            fact_store, self.events = SqlFactStore(db), SqlEventLog(db)
             self.jobs = JobLedger(db)
             sessions = SqlSessionStore(db)
             index = self._open_index("episodes")
@@ -198,7 +198,7 @@ class MemoryEngine:
             self.clock,
             self.config.facts,
             embedder=self.embedder,
-            links=SqliteFactLinkStore(self.jobs.db),
+            links=SqlFactLinkStore(self.jobs.db),
         )
         self.live = LiveSources()
         """Live data sources (`live.register(name, keys, fetch)`)."""

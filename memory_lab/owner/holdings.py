@@ -28,11 +28,11 @@ from memory_lab.stores.base import (
     TranscriptStore,
 )
 from memory_lab.stores.locations import StoreSpec, chroma_server, namespace_key
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
+from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
-from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 
 if TYPE_CHECKING:
     from memory_lab.embeddings import Embedder
@@ -110,11 +110,11 @@ def open_holdings(
     db = _open_database(data_dir, spec, create=create, where=where)
     opened: list[ChromaEpisodeStore | None] = []
     try:
-        transcript = SqliteTranscriptStore(db)
-        facts = SqliteFactStore(db)
-        events = SqliteEventLog(db)
+        transcript = SqlTranscriptStore(db)
+        facts = SqlFactStore(db)
+        events = SqlEventLog(db)
         ledger = JobLedger(db)
-        links = SqliteFactLinkStore(db)
+        links = SqlFactLinkStore(db)
         # The chat catalog's and the trash's tables, so their rows can be
         # exported and imported.
         ChatCatalog(db, transcript)

@@ -24,8 +24,8 @@ from typing import Any
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.owner.selection import Selection
 from memory_lab.stores.base import EpisodeStore
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.types import Episode, Fact, Message
 
 
@@ -60,8 +60,8 @@ def make_plan(
     tenant: str,
     selection: Selection,
     *,
-    transcript: SqliteTranscriptStore,
-    facts: SqliteFactStore,
+    transcript: SqlTranscriptStore,
+    facts: SqlFactStore,
     ledger: JobLedger,
     index: EpisodeStore | None,
     periods: EpisodeStore | None,

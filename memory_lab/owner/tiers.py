@@ -28,11 +28,11 @@ from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
 from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
 from memory_lab.sessions.store import SqlSessionStore
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
+from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
-from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 from memory_lab.types import Episode, Message
 
 if TYPE_CHECKING:
@@ -71,11 +71,11 @@ class PurgeFolder:
     def __init__(self, data_dir: Path, embedder: Embedder | None) -> None:
         self.data_dir = data_dir
         self.db = SqliteDatabase(data_dir / DATABASE, (), secure_delete=True)
-        self.transcript = SqliteTranscriptStore(self.db)
-        self.facts = SqliteFactStore(self.db)
+        self.transcript = SqlTranscriptStore(self.db)
+        self.facts = SqlFactStore(self.db)
         # Made here too, so a folder from before fact links can be purged.
-        self.links = SqliteFactLinkStore(self.db)
-        self.events = SqliteEventLog(self.db)
+        self.links = SqlFactLinkStore(self.db)
+        self.events = SqlEventLog(self.db)
         self.ledger = JobLedger(self.db)
         self.log = PurgeLog(self.db)
         # Made here too, so a folder from before the catalog can be purged.

@@ -3,9 +3,9 @@
 `TranscriptStore`, `FactStore` and `EventLog` are kept in one SQL `Database`: a
 SQLite file or a Postgres schema, opened by URL through `databases` and laid out
 by `schema` (one source, migrated the same way on both); `EpisodeStore` in
-ChromaDB. The `InMemory*` classes are the
-reference models the contract tests hold the persistent ones to. Chroma is
-imported only when its store is first asked for, because the import is slow.
+ChromaDB. The `InMemory*` classes are the reference models the contract tests
+hold the persistent ones to. Chroma is imported only when its store is first
+asked for, because the import is slow.
 """
 
 from __future__ import annotations
@@ -19,10 +19,17 @@ from memory_lab.stores.memory import (
     InMemoryFactStore,
     InMemoryTranscriptStore,
 )
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
+from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.tenancy import TenantMismatchError
+
+# The names these stores had when they ran on SQLite only, for users' code.
+SqliteEventLog = SqlEventLog
+SqliteFactStore = SqlFactStore
+SqliteFactLinkStore = SqlFactLinkStore
+SqliteTranscriptStore = SqlTranscriptStore
 
 if TYPE_CHECKING:
     from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
@@ -36,7 +43,12 @@ __all__ = [
     "InMemoryEventLog",
     "InMemoryFactStore",
     "InMemoryTranscriptStore",
+    "SqlEventLog",
+    "SqlFactLinkStore",
+    "SqlFactStore",
+    "SqlTranscriptStore",
     "SqliteEventLog",
+    "SqliteFactLinkStore",
     "SqliteFactStore",
     "SqliteTranscriptStore",
     "TenantMismatchError",

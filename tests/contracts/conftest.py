@@ -25,9 +25,9 @@ from memory_lab.stores import (
     InMemoryEventLog,
     InMemoryFactStore,
     InMemoryTranscriptStore,
-    SqliteEventLog,
-    SqliteFactStore,
-    SqliteTranscriptStore,
+    SqlEventLog,
+    SqlFactStore,
+    SqlTranscriptStore,
     databases,
 )
 from memory_lab.stores.base import Database
@@ -120,23 +120,21 @@ def _sql_backends(request, tmp_path: Path, store: type, memory: type):
 def transcripts(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
         request,
-        _sql_backends(
-            request, tmp_path, SqliteTranscriptStore, InMemoryTranscriptStore
-        ),
+        _sql_backends(request, tmp_path, SqlTranscriptStore, InMemoryTranscriptStore),
     )
 
 
 @pytest.fixture(params=SQL_BACKENDS)
 def facts(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
-        request, _sql_backends(request, tmp_path, SqliteFactStore, InMemoryFactStore)
+        request, _sql_backends(request, tmp_path, SqlFactStore, InMemoryFactStore)
     )
 
 
 @pytest.fixture(params=SQL_BACKENDS)
 def events(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
-        request, _sql_backends(request, tmp_path, SqliteEventLog, InMemoryEventLog)
+        request, _sql_backends(request, tmp_path, SqlEventLog, InMemoryEventLog)
     )
 
 

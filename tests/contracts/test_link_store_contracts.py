@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memory_lab.stores.memory import InMemoryFactLinkStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.tenancy import TenantMismatchError
 from memory_lab.types import FactLink
 from tests.contracts.conftest import SQL_BACKENDS, Backend, _backend, _sql_backends
@@ -20,7 +20,7 @@ from tests.helpers import T0
 def links(request, tmp_path: Path) -> Iterator[Backend]:
     yield from _backend(
         request,
-        _sql_backends(request, tmp_path, SqliteFactLinkStore, InMemoryFactLinkStore),
+        _sql_backends(request, tmp_path, SqlFactLinkStore, InMemoryFactLinkStore),
     )
 
 

@@ -16,9 +16,9 @@ from memory_lab.errors import TenantRequiredError
 from memory_lab.facts.timeline import as_of
 from memory_lab.stores import (
     InMemoryTranscriptStore,
-    SqliteEventLog,
-    SqliteFactStore,
-    SqliteTranscriptStore,
+    SqlEventLog,
+    SqlFactStore,
+    SqlTranscriptStore,
     TenantMismatchError,
 )
 from memory_lab.types import Episode, Fact, MemoryEvent, Message
@@ -661,23 +661,23 @@ def test_chroma_refuses_a_url_that_is_no_server(url, embedder):
 
 def test_three_sqlite_stores_share_one_file(tmp_path):
     path = tmp_path / "data" / "memory.sqlite3"
-    transcripts = SqliteTranscriptStore(path)
-    facts = SqliteFactStore(path)
-    log = SqliteEventLog(path)
+    transcripts = SqlTranscriptStore(path)
+    facts = SqlFactStore(path)
+    log = SqlEventLog(path)
     transcripts.append("a", "t1", [msg("a", "m1")])
     facts.insert("a", fact("a", "f1"))
     log.append("a", [event("a", "e1")])
     for store in (transcripts, facts, log):
         store.close()
-    assert SqliteTranscriptStore(path).count("a") == 1
-    assert SqliteFactStore(path).get("a", "f1") is not None
-    assert len(SqliteEventLog(path).events("a")) == 1
+    assert SqlTranscriptStore(path).count("a") == 1
+    assert SqlFactStore(path).get("a", "f1") is not None
+    assert len(SqlEventLog(path).events("a")) == 1
 
 
-def test_no_sqlite_store_ever_deletes():
+def test_no_sql_store_ever_deletes():
     # Rows are end-dated, never removed; keep the statement out of the code.
     package = Path(stores_pkg.__file__).parent
-    sources = sorted(package.glob("sqlite_*.py"))
+    sources = sorted(package.glob("sql_*.py"))
     assert len(sources) >= 4
     for source in sources:
         code = source.read_text()
@@ -690,7 +690,7 @@ def test_a_fact_file_from_before_record_time_ends_is_migrated(tmp_path):
     import sqlite3
 
     path = tmp_path / "old.sqlite3"
-    store = SqliteFactStore(path)
+    store = SqlFactStore(path)
     store.insert("a", fact("a", "f1", status="forgotten", valid_until=T0))
     store.insert("a", fact("a", "f2", value="coffee"))
     store.close()
@@ -701,8 +701,8 @@ def test_a_fact_file_from_before_record_time_ends_is_migrated(tmp_path):
     conn.execute("DROP TABLE schema_version")
     conn.commit()
     conn.close()
-    reopened = SqliteFactStore(path)
+    reopened = SqlFactStore(path)
     assert reopened.get("a", "f1").ended_at == T0
     assert reopened.get("a", "f2").ended_at is None
     reopened.update("a", fact("a", "f2", value="coffee", ended_at=T0))
-    assert SqliteFactStore(path).get("a", "f2").ended_at == T0
+    assert SqlFactStore(path).get("a", "f2").ended_at == T0

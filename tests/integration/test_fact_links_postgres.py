@@ -12,9 +12,9 @@ from memory_lab.config import FactConfig
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores import postgres_db
 from memory_lab.stores.postgres_db import PostgresDatabase
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
 from tests.helpers import T0, cand
 
 pytestmark = pytest.mark.xdist_group("servers")
@@ -58,15 +58,15 @@ def test_a_namespace_from_before_links_is_migrated_and_keeps_its_facts(
 
     db = PostgresDatabase(postgres_url, ns)
     assert db.version() == postgres_db.SCHEMA_VERSION >= STEP
-    store = SqliteFactStore(db)
+    store = SqlFactStore(db)
     kept = store.get("a", "old")
     assert kept.body == "" and kept.detail == "we chose Postgres"
     facts = FactMemory(
         store,
-        SqliteEventLog(db),
+        SqlEventLog(db),
         ManualClock(T0),
         FactConfig(),
-        links=SqliteFactLinkStore(db),
+        links=SqlFactLinkStore(db),
     )
     new = facts.write("a", cand("team_skill", "SQL", turn="m2")).refs[0]
     made = facts.link("a", "caused_by", "old", new)

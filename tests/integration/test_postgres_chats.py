@@ -9,7 +9,7 @@ import pytest
 
 from memory_lab.chats import ChatCatalog, UnknownChatError
 from memory_lab.jobs.ledger import JobLedger
-from memory_lab.stores import SqliteTranscriptStore
+from memory_lab.stores import SqlTranscriptStore
 from memory_lab.stores.postgres_db import PostgresDatabase
 from tests.helpers import T0, msg
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.xdist_group("servers")
 
 def test_chats_round_trip_on_postgres(postgres_url):
     db = PostgresDatabase(postgres_url, f"pg_{uuid.uuid4().hex[:12]}")
-    transcript, ledger = SqliteTranscriptStore(db), JobLedger(db)
+    transcript, ledger = SqlTranscriptStore(db), JobLedger(db)
     chats = ChatCatalog(db, transcript)
     chat = chats.create("a", T0)
     turn = msg(1, "Lisbon flight TP 1234", tenant="a")

@@ -11,7 +11,7 @@ from memory_lab.clock import ManualClock
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import TenantRequiredError
 from memory_lab.jobs.ledger import Job, JobLedger
-from memory_lab.stores import SqliteTranscriptStore
+from memory_lab.stores import SqlTranscriptStore
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.stores.postgres_db import (
     SCHEMA_VERSION,
@@ -31,10 +31,10 @@ def test_a_new_namespace_is_migrated_once_and_reopened_as_is(postgres_url):
     ns = _namespace()
     first = PostgresDatabase(postgres_url, ns)
     assert first.version() == SCHEMA_VERSION
-    SqliteTranscriptStore(first).append("a", "t1", [msg(1, tenant="a")])
+    SqlTranscriptStore(first).append("a", "t1", [msg(1, tenant="a")])
     second = PostgresDatabase(postgres_url, ns)
     assert second.version() == SCHEMA_VERSION
-    assert SqliteTranscriptStore(second).count("a") == 1
+    assert SqlTranscriptStore(second).count("a") == 1
     with second.read() as conn:
         rows = conn.execute("SELECT version FROM schema_version").fetchall()
     assert [r["version"] for r in rows] == list(range(1, SCHEMA_VERSION + 1))
@@ -55,8 +55,8 @@ def test_a_schema_newer_than_the_code_is_refused(postgres_url):
 
 
 def test_namespaces_keep_their_rows_apart(postgres_url):
-    one = SqliteTranscriptStore(PostgresDatabase(postgres_url, _namespace()))
-    two = SqliteTranscriptStore(PostgresDatabase(postgres_url, _namespace()))
+    one = SqlTranscriptStore(PostgresDatabase(postgres_url, _namespace()))
+    two = SqlTranscriptStore(PostgresDatabase(postgres_url, _namespace()))
     one.append("a", "t1", [msg(1, tenant="a")])
     assert two.count("a") == 0
     one.close()

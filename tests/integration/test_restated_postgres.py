@@ -10,7 +10,7 @@ import pytest
 
 from memory_lab.clock import ManualClock
 from memory_lab.engine import MemoryEngine
-from memory_lab.stores import SqliteTranscriptStore
+from memory_lab.stores import SqlTranscriptStore
 from memory_lab.stores.locations import StoreSpec, namespace_key, store_url
 from memory_lab.stores.postgres_db import MIGRATIONS, SCHEMA_VERSION, PostgresDatabase
 from memory_lab.types import Message
@@ -68,7 +68,7 @@ def test_a_namespace_from_before_the_marks_is_migrated_and_reads_old_rows(
     db = PostgresDatabase(postgres_url, ns)
     try:
         assert db.version() == SCHEMA_VERSION
-        store = SqliteTranscriptStore(db)
+        store = SqlTranscriptStore(db)
         reply = Message.model_validate(
             {
                 **msg(

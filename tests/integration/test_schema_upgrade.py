@@ -14,11 +14,11 @@ from memory_lab.owner.tombstones import PurgeLog
 from memory_lab.sessions.store import SqlSessionStore
 from memory_lab.stores.postgres_db import PostgresDatabase
 from memory_lab.stores.schema import LATEST, TABLES
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
+from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
-from memory_lab.stores.sqlite_transcript import SqliteTranscriptStore
 from tests.helpers import T0
 from tests.integration.legacy_schema import OLD_POSTGRES_STEPS, OLD_SQLITE
 
@@ -86,12 +86,12 @@ def _counts(conn) -> dict[str, int]:
 
 def _read_back(db) -> None:
     """Every store reads the rows the old code wrote."""
-    [message] = SqliteTranscriptStore(db).messages("ana")
+    [message] = SqlTranscriptStore(db).messages("ana")
     assert message.content == "hello" and message.restated == []
-    fact = SqliteFactStore(db).get("ana", "f1")
+    fact = SqlFactStore(db).get("ana", "f1")
     assert fact is not None and fact.value == "Porto" and fact.status == "superseded"
-    assert [e.id for e in SqliteEventLog(db).events("ana")] == ["e1"]
-    assert [k.id for k in SqliteFactLinkStore(db).links("ana", "f1")] == ["l1"]
+    assert [e.id for e in SqlEventLog(db).events("ana")] == ["e1"]
+    assert [k.id for k in SqlFactLinkStore(db).links("ana", "f1")] == ["l1"]
     ledger = JobLedger(db)
     assert ledger.marks("ana", "main").decided_upto == 0
     assert [j.kind for j in ledger.pending()] == ["compress"]
@@ -123,11 +123,11 @@ def test_an_older_sqlite_file_gets_the_columns_added_since(tmp_path):
     path = tmp_path / "memory.sqlite3"
     _old_sqlite_file(path, OLDEST_SQLITE, ROWS[:2])
     SqliteDatabase(path).close()
-    fact = SqliteFactStore(path).get("ana", "f1")
+    fact = SqlFactStore(path).get("ana", "f1")
     assert fact is not None and fact.body == "" and fact.detail == "I live in Porto"
     # Ended before record-time ends existed: ended on the one axis it had.
     assert fact.ended_at == fact.valid_until == T0
-    [message] = SqliteTranscriptStore(path).messages("ana")
+    [message] = SqlTranscriptStore(path).messages("ana")
     assert message.restated == []
 
 

@@ -7,10 +7,10 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from memory_lab.stores.sqlite import (
-    SqliteEventLog,
-    SqliteFactStore,
-    SqliteTranscriptStore,
+from memory_lab.stores import (
+    SqlEventLog,
+    SqlFactStore,
+    SqlTranscriptStore,
 )
 from memory_lab.types import Fact, MemoryEvent, Message
 
@@ -31,15 +31,15 @@ def _msg(id: str, writer: str) -> Message:
     )
 
 
-def _write(path: str, writer: str, store: SqliteTranscriptStore | None = None) -> None:
+def _write(path: str, writer: str, store: SqlTranscriptStore | None = None) -> None:
     """Append this writer's own messages in small batches, each with a shared id.
 
     Every writer also tries the same shared ids, so idempotent ingest is raced
     as well as seq allocation.
     """
     own = store is None
-    transcripts = store or SqliteTranscriptStore(path)
-    log = SqliteEventLog(path)
+    transcripts = store or SqlTranscriptStore(path)
+    log = SqlEventLog(path)
     for n in range(BATCHES):
         batch = [_msg(f"{writer}-{n}-{k}", writer) for k in range(2)]
         batch.append(_msg(SHARED_IDS[n % len(SHARED_IDS)], writer))
@@ -62,7 +62,7 @@ def _write(path: str, writer: str, store: SqliteTranscriptStore | None = None) -
 
 
 def _check(path: Path, writers: list[str]) -> None:
-    transcripts = SqliteTranscriptStore(path)
+    transcripts = SqlTranscriptStore(path)
     stored = transcripts.messages(TENANT)
     ids = [m.id for m in stored]
     expected = {f"{w}-{n}-{k}" for w in writers for n in range(BATCHES) for k in (0, 1)}
@@ -75,7 +75,7 @@ def _check(path: Path, writers: list[str]) -> None:
         mine = [m.id for m in transcripts.messages(TENANT, writer)]
         own = [i for i in mine if i.startswith(f"{writer}-")]
         assert own == [f"{writer}-{n}-{k}" for n in range(BATCHES) for k in (0, 1)]
-    events = SqliteEventLog(path).events(TENANT)
+    events = SqlEventLog(path).events(TENANT)
     assert sorted(e.id for e in events) == sorted(
         f"{w}-ev-{n}" for w in writers for n in range(BATCHES)
     )
@@ -84,7 +84,7 @@ def _check(path: Path, writers: list[str]) -> None:
 
 def test_threads_lose_and_double_nothing(tmp_path):
     path = tmp_path / "memory.sqlite3"
-    shared = SqliteTranscriptStore(path)
+    shared = SqlTranscriptStore(path)
     # Two threads share one store object; three open their own connections.
     plan = [("t0", shared), ("t1", shared), ("t2", None), ("t3", None), ("t4", None)]
     threads = [
@@ -103,7 +103,7 @@ def test_two_processes_lose_and_double_nothing(tmp_path):
     path = tmp_path / "memory.sqlite3"
     # Created up front so both processes start on an existing WAL file, as a
     # second process attaching to a running app would.
-    SqliteFactStore(path).close()
+    SqlFactStore(path).close()
     context = multiprocessing.get_context("spawn")
     workers = [
         context.Process(target=_write, args=(str(path), name)) for name in ("p0", "p1")
@@ -120,10 +120,10 @@ def test_two_processes_lose_and_double_nothing(tmp_path):
 
 def test_fact_updates_from_threads_keep_every_row(tmp_path):
     path = tmp_path / "memory.sqlite3"
-    SqliteFactStore(path).insert(TENANT, _fact("f1", 0.5))
+    SqlFactStore(path).insert(TENANT, _fact("f1", 0.5))
 
     def confirm(n: int) -> None:
-        store = SqliteFactStore(path)
+        store = SqlFactStore(path)
         for i in range(10):
             store.insert(TENANT, _fact(f"t{n}-{i}", 0.5))
             store.update(TENANT, _fact("f1", (n * 10 + i) / 100))
@@ -134,7 +134,7 @@ def test_fact_updates_from_threads_keep_every_row(tmp_path):
         thread.start()
     for thread in threads:
         thread.join()
-    rows = SqliteFactStore(path).rows(TENANT)
+    rows = SqlFactStore(path).rows(TENANT)
     assert len(rows) == 41
     assert len({f.id for f in rows}) == 41
 

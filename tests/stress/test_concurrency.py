@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.window.view import one_instant
 from memory_lab.recipes import recipe
-from memory_lab.stores import SqliteFactStore
+from memory_lab.stores import SqlFactStore
 from memory_lab.types import FactCandidate, Message
+from memory_lab.window.view import one_instant
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 # A small trigger so a few dozen turns compress several times.
@@ -111,7 +111,7 @@ def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
 
 def _child(data_dir: str, tenant: str, count: int) -> None:
     engine = MemoryEngine(Path(data_dir), config=CONFIG, clock=ManualClock(T0))
-    facts = SqliteFactStore(Path(data_dir) / "memory.sqlite3")
+    facts = SqlFactStore(Path(data_dir) / "memory.sqlite3")
     for i in range(count):
         engine.ingest(tenant, [_msg(tenant, i)])
         # Both processes write facts for one shared tenant through the SQLite store.

@@ -16,10 +16,10 @@ from memory_lab.stores.memory import (
     InMemoryFactLinkStore,
     InMemoryFactStore,
 )
+from memory_lab.stores.sql_events import SqlEventLog
+from memory_lab.stores.sql_facts import SqlFactStore
+from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.sqlite_db import MEMORY, SqliteDatabase
-from memory_lab.stores.sqlite_events import SqliteEventLog
-from memory_lab.stores.sqlite_facts import SqliteFactStore
-from memory_lab.stores.sqlite_links import SqliteFactLinkStore
 from tests.helpers import T0, cand
 
 
@@ -35,11 +35,11 @@ def _memory(kind: str) -> FactMemory:
         )
     db = SqliteDatabase(MEMORY, ())
     return FactMemory(
-        SqliteFactStore(db),
-        SqliteEventLog(db),
+        SqlFactStore(db),
+        SqlEventLog(db),
         clock,
         FactConfig(),
-        links=SqliteFactLinkStore(db),
+        links=SqlFactLinkStore(db),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from memory_lab.facts.summary import CUT, SUMMARY_TOKENS, fact_summary
-from memory_lab.stores.sqlite_facts import SqliteFactStore
+from memory_lab.stores.sql_facts import SqlFactStore
 from memory_lab.tokens import default_counter
 from memory_lab.types import Fact
 from tests.helpers import T0, cand
@@ -60,7 +60,7 @@ def test_a_candidates_body_reaches_the_row(tmp_path):
     from memory_lab.facts.memory import FactMemory
     from memory_lab.stores.memory import InMemoryEventLog
 
-    store = SqliteFactStore(tmp_path / "f.sqlite3")
+    store = SqlFactStore(tmp_path / "f.sqlite3")
     facts = FactMemory(store, InMemoryEventLog(), ManualClock(T0), FactConfig())
     c = cand("database", "Postgres", category="decision")
     event = facts.write("t1", c.model_copy(update={"body": "chosen for its JSON"}))
@@ -69,7 +69,7 @@ def test_a_candidates_body_reaches_the_row(tmp_path):
 
 def test_a_fact_file_from_before_bodies_is_migrated(tmp_path):
     path = tmp_path / "old.sqlite3"
-    store = SqliteFactStore(path)
+    store = SqlFactStore(path)
     store.insert("a", _fact(tenant="a", evidence="I reply in Swedish"))
     store.close()
     # As the code before bodies left it: no body, no record of migrations.
@@ -78,7 +78,7 @@ def test_a_fact_file_from_before_bodies_is_migrated(tmp_path):
     conn.execute("DROP TABLE schema_version")
     conn.commit()
     conn.close()
-    reopened = SqliteFactStore(path)
+    reopened = SqlFactStore(path)
     old = reopened.get("a", "f1")
     assert old.body == "" and old.detail == "I reply in Swedish"
     reopened.insert("a", _fact(tenant="a", id="f2", body="the fuller text"))

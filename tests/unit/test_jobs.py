@@ -8,10 +8,10 @@ from memory_lab import ManualClock, MemoryConfig, MemoryEngine
 from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import MAX_ATTEMPTS, JobLedger
-from memory_lab.window.view import one_instant
 from memory_lab.recipes import recipe
-from memory_lab.stores import SqliteTranscriptStore
+from memory_lab.stores import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
+from memory_lab.window.view import one_instant
 from tests.helpers import T0, msg
 
 CONFIG = MemoryConfig(
@@ -184,7 +184,7 @@ def test_ledger_records_a_job_once_and_runs_them_in_order():
 
 def test_stores_sharing_a_database_commit_or_roll_back_together(tmp_path):
     db = SqliteDatabase(tmp_path / "m.sqlite3", ())
-    transcript, ledger = SqliteTranscriptStore(db), JobLedger(db)
+    transcript, ledger = SqlTranscriptStore(db), JobLedger(db)
     with pytest.raises(RuntimeError), db.write():
         transcript.append("t1", "main", [msg(0)])
         ledger.add_jobs("t1", "main", [("extract", 0, 0, "")], T0)

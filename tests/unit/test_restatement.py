@@ -16,7 +16,7 @@ from memory_lab.episodes.compression import build_episodes, split_span
 from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.recipes import recipe
 from memory_lab.restatement import memory_view, restated_spans, segments
-from memory_lab.stores import SqliteTranscriptStore
+from memory_lab.stores import SqlTranscriptStore
 from memory_lab.stores.memory import InMemoryEpisodeStore, InMemoryTranscriptStore
 from memory_lab.tokens import default_counter
 from memory_lab.types import ContextBlock, ContextBundle, Message
@@ -293,11 +293,11 @@ def test_sqlite_keeps_the_spans_and_brings_an_older_file_up_to_date(tmp_path):
             "'hello', ?, '')",
             (T0.isoformat(),),
         )
-    store = SqliteTranscriptStore(path)
+    store = SqlTranscriptStore(path)
     marked_reply = reply("You live in Porto. Try Serralves.", [(0, 18)])
     store.append("t1", "main", [marked_reply])
     store.close()
-    [old, new] = SqliteTranscriptStore(path).messages("t1")
+    [old, new] = SqlTranscriptStore(path).messages("t1")
     assert old.restated == [] and old.content == "hello"
     assert new.restated == [(0, 18)]
     assert new.memory_text == "Try Serralves."

@@ -1,4 +1,4 @@
-"""The transcript in SQLite: every ingested message, append-only, numbered."""
+"""The transcript in SQL: every ingested message, append-only, numbered."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from memory_lab.types import Message
 _COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker, restated"
 
 
-class SqliteTranscriptStore:
+class SqlTranscriptStore:
     """Append-only transcript; `seq` counts up from 0 within each tenant.
 
     The (tenant, seq) and (tenant, id) unique keys make a lost race visible as an

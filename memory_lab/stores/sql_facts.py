@@ -1,4 +1,4 @@
-"""Structured facts in SQLite: rows are inserted or updated in place, never deleted."""
+"""Structured facts in SQL: rows are inserted or updated in place, never deleted."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ _FIELDS = tuple(Fact.model_fields)
 _COLUMNS = ", ".join(_FIELDS)
 
 
-class SqliteFactStore:
+class SqlFactStore:
     """Fact rows keyed by (tenant, id), ordered by creation time then id."""
 
     def __init__(self, path: str | Path | Database) -> None:

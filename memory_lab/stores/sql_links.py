@@ -1,4 +1,4 @@
-"""Links between facts in SQLite: rows are inserted or end-dated, never removed."""
+"""Links between facts in SQL: rows are inserted or end-dated, never removed."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ _FIELDS = tuple(FactLink.model_fields)
 _COLUMNS = ", ".join(_FIELDS)
 
 
-class SqliteFactLinkStore:
+class SqlFactLinkStore:
     """Link rows keyed by (tenant, id), read in creation order."""
 
     def __init__(self, path: str | Path | Database) -> None:

@@ -1,4 +1,4 @@
-"""The memory event log in SQLite: append-only, read oldest first."""
+"""The memory event log in SQL: append-only, read oldest first."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from memory_lab.types import MemoryEvent
 _COLUMNS = "tenant, id, at, kind, detail, refs, undo"
 
 
-class SqliteEventLog:
+class SqlEventLog:
     """Events ordered by time, then by the order they were appended.
 
     Re-appending an event id the tenant already logged changes nothing, so a
