@@ -8,8 +8,9 @@ A column added after its table was made is declared with its table (in the
 order it takes there) and named again by the `AddColumn` of the step that
 added it; a table made in step N holds only the columns no later step adds.
 
-A dialect differs only in how it spells a column type, so this is a small DDL
-source with one hook per type rather than SQLAlchemy (which is installed, but
+A dialect differs only in how it spells a column type and how it lists its
+tables and columns, so this is a small DDL source with those hooks rather than
+SQLAlchemy (which is installed, but
 only as another package's dependency, and would spell identities, defaults and
 autoincrement its own way): the rendered statements make the very tables the
 stores have always made.
