@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from memory_lab.brains.base import Brain
 from memory_lab.brains.metered import MeteredBrain
@@ -33,7 +33,7 @@ from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.errors import require_tenant
 from memory_lab.facts.memory import FactMemory
 from memory_lab.facts.tools import offered_tools
-from memory_lab.graph import Deps, builder, maintenance_builder
+from memory_lab.graph import Deps, MemoryState, builder, maintenance_builder
 from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.jobs.planning import config_fingerprint
@@ -47,7 +47,13 @@ from memory_lab.sessions import (
     SqlSessionStore,
 )
 from memory_lab.snapshot import MemorySnapshot, take_snapshot
-from memory_lab.stores.base import Database, EpisodeStore
+from memory_lab.stores.base import (
+    Database,
+    EpisodeStore,
+    EventLog,
+    FactStore,
+    TranscriptStore,
+)
 from memory_lab.stores.databases import open_database
 from memory_lab.stores.locations import StoreSpec, namespace_key
 from memory_lab.stores.sql_links import SqlFactLinkStore
@@ -154,10 +160,11 @@ class MemoryEngine:
                 InMemoryTranscriptStore,
             )
 
-            self.transcript = InMemoryTranscriptStore()
+            self.transcript: TranscriptStore = InMemoryTranscriptStore()
             index: EpisodeStore = InMemoryEpisodeStore(self.embedder)
             period_store: EpisodeStore = InMemoryEpisodeStore(self.embedder)
-            fact_store, self.events = InMemoryFactStore(), InMemoryEventLog()
+            fact_store: FactStore = InMemoryFactStore()
+            self.events: EventLog = InMemoryEventLog()
             self.jobs = JobLedger(":memory:")
             sessions: SessionStore = InMemorySessionStore()
         else:
@@ -210,6 +217,7 @@ class MemoryEngine:
             self.clock,
             self.events,
         )
+        self._sessions = sessions
         self.deps = Deps(
             transcript=self.transcript,
             episodes=self.episodes,
@@ -361,7 +369,7 @@ class MemoryEngine:
         The state is what the last turn, tick or close found; time passing with
         no step changes nothing stored.
         """
-        return self.deps.sessions.get(require_tenant(tenant), thread)
+        return self._sessions.get(require_tenant(tenant), thread)
 
     def window(self, tenant: str, thread: str = "main") -> list[Message]:
         """Verbatim turns currently in the window."""
@@ -481,7 +489,8 @@ class MemoryEngine:
                 "close_session": False,
                 **update,
             }
-            out = self.graph.invoke(payload, context=self.deps)
+            # `update` holds the step's own MemoryState keys (incoming, respond...).
+            out = self.graph.invoke(cast(MemoryState, payload), context=self.deps)
         if out.get("jobs"):
             self.worker.notify()
         decision = (

@@ -38,6 +38,17 @@ def test_ruff_reports_nothing():
     assert done.returncode == 0, done.stdout[-3000:]
 
 
+def test_mypy_reports_nothing():
+    """The library type-checks at mypy's default strictness ([tool.mypy])."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+
+
 def test_library_imports_none_of_the_packages_built_on_it():
     offenders = []
     for path in sorted((ROOT / "memory_lab").rglob("*.py")):
