@@ -7,10 +7,10 @@ rule-based brain and local stores under ./data/app ($MEMORY_LAB_DATA overrides).
 
 from __future__ import annotations
 
-import os
+from memory_lab.stores.chroma_telemetry import telemetry_off
 
 # Chroma's telemetry must be off before chromadb is first imported.
-os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+telemetry_off()
 
 import streamlit as st  # noqa: E402
 

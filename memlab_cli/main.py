@@ -31,6 +31,7 @@ from memlab_cli.settings import Settings
 from memlab_cli.store_flags import add_store_flags
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
+from memory_lab.stores.chroma_telemetry import quiet_env, telemetry_off
 
 LLM_COMMANDS = ("replay", "eval", "bench", "main")
 """Sub-commands that build memories, so take `--brain` and the endpoint flags."""
@@ -171,7 +172,7 @@ def _run_app(args: argparse.Namespace) -> int:
         "--browser.gatherUsageStats",
         "false",
     ]
-    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
+    env = quiet_env()
     # The app reads its settings from the environment; the flags travel there.
     if args.demo:
         env["MEMORY_LAB_APP_DEMO"] = "1"
@@ -303,7 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; user errors print one line and exit 2."""
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    telemetry_off()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -8,7 +8,6 @@ view is copied to docs/app.png for the README).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import socket
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from memory_lab.stores.chroma_telemetry import quiet_env
 from tests.helpers import start_app_mid_morning
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,10 +77,9 @@ def server(tmp_path: Path) -> Iterator[str]:
     start_app_mid_morning(tmp_path / "data")
     port = _free_port()
     env = {
-        **os.environ,
+        **quiet_env(),
         "MEMORY_LAB_DATA": str(tmp_path / "data"),
         "MEMORY_LAB_RUNS": str(tmp_path / "runs"),
-        "ANONYMIZED_TELEMETRY": "False",
     }
     cmd = [
         *SERVER_CMD,

@@ -8,8 +8,8 @@ import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine, recipe
 from memory_lab.errors import InvalidMessageError
-from memory_lab.window.view import one_instant
 from memory_lab.types import Message
+from memory_lab.window.view import one_instant
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 HOSTILE = [

@@ -11,7 +11,6 @@ is in benchmarks/results/bench-faults.json.
 """
 
 import json
-import os
 import subprocess
 import sys
 
@@ -19,6 +18,7 @@ import pytest
 from memlab_bench.faults import summary_line
 
 from memory_lab.jobs.phases import PHASES
+from memory_lab.stores.chroma_telemetry import quiet_env
 
 # The benchmark forks; a test worker has other tests' threads (and their locks),
 # so it runs in a fresh interpreter, as `memory-lab bench --faults` does.
@@ -40,7 +40,7 @@ def test_sigkill_at_every_phase_loses_and_repeats_nothing(tmp_path):
         capture_output=True,
         text=True,
         timeout=1200,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        env=quiet_env(),
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
-import os
 import subprocess
 import sys
 import threading
@@ -27,6 +26,7 @@ import pytest
 
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.jobs.phases import PHASES
+from memory_lab.stores.chroma_telemetry import quiet_env
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.types import FactCandidate
 from tests.stress.test_concurrency import CONFIG, T0, _msg, check_tenant
@@ -211,7 +211,7 @@ def test_sigkill_at_every_phase_on_the_servers_loses_and_repeats_nothing(
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        env=quiet_env(),
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
