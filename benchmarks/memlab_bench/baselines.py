@@ -7,7 +7,7 @@ from typing import Any
 
 
 def make_baseline(name: str, *, budget: int, tenant: str, start: datetime) -> Any:
-    """A fresh system (`full`, `window`, `rag-bm25`, `rag-embed`, or a recipe)."""
+    """A fresh system: any registered baseline, or a recipe."""
     from memlab_evals.systems import make_system
 
     return make_system(name, budget=budget, tenant=tenant, start=start, data_dir=None)

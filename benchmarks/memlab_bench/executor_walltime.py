@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import time
 
+from memlab_evals.systems import pick
+
 SPEC = "synthetic:conversations=4,sessions=2,turns-per-session=20"
-SYSTEMS = "A,window,rag-bm25"
+SYSTEMS = ",".join(["A", *pick("window", "rag-bm25")])
 BUDGET = 600
 
 

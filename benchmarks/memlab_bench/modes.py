@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+
+from memlab_evals.systems import names, pick
 
 STAGES = ("ingest", "burst", "retrieval", "growth", "locomo_eval")
 """Every stage of a full run, in the order it runs."""
@@ -15,8 +17,10 @@ class Mode:
     name: str
     stages: tuple[str, ...] = STAGES[:4]
     recipes: tuple[str, ...] = ("A", "B", "C")
-    baselines: tuple[str, ...] = ("full", "window", "rag-bm25", "rag-embed")
-    growth_baselines: tuple[str, ...] = ("full", "window", "rag-bm25")
+    baselines: tuple[str, ...] = field(default_factory=lambda: names("baseline"))
+    """Every registered baseline, timed on the recipes' turns."""
+    growth_baselines: tuple[str, ...] = field(default_factory=lambda: names("baseline"))
+    """Baselines grown beside the recipes; the quick run keeps the cheap ones."""
     ingest_turns: int = 40
     retrieval_sizes: tuple[int, ...] = (1_000, 10_000)
     retrieval_queries: int = 8
@@ -31,6 +35,7 @@ class Mode:
 
 QUICK = Mode(
     name="quick",
+    growth_baselines=pick("full", "window", "rag-bm25"),
     retrieval_sizes=(300, 3_000),
     retrieval_pool=128,
     growth_checkpoints=(50, 100, 150),
@@ -42,7 +47,6 @@ budget, a burst; about a minute on two idle cores (`stage_seconds` in its JSON).
 
 FULL = Mode(
     name="full",
-    growth_baselines=("full", "window", "rag-bm25", "rag-embed"),
     ingest_turns=400,
     retrieval_sizes=(1_000, 10_000, 100_000),
     retrieval_queries=30,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from memory_lab.config import MemoryConfig
 
-MEMORY_BASELINES = ("full", "window", "rag-bm25", "rag-embed")
-
 
 def _is_recipe(name: str) -> bool:
-    return name not in MEMORY_BASELINES
+    """Whether a result row is a memory recipe, as the systems registry says."""
+    from memlab_evals.systems import kind_of
+
+    return kind_of(name) == "recipe"
 
 
 def targets(results: dict) -> list[dict]:

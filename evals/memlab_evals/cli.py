@@ -20,7 +20,7 @@ from memlab_evals.executors import EXECUTORS, make_executor
 from memlab_evals.log import RunLog
 from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_evals
-from memlab_evals.systems import BASELINES, is_baseline, split_systems
+from memlab_evals.systems import describe, is_baseline, names, pick, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.triggers import load_plugins
@@ -28,8 +28,11 @@ from memory_lab.triggers import load_plugins
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_SYSTEMS = "A,B,C,full,window,rag-bm25"
-MAIN_SYSTEMS = "A,B,C,full,window,rag-bm25,rag-embed,rag-hybrid,none"
+DEFAULT_SYSTEMS = ",".join(["A", "B", "C", *pick("full", "window", "rag-bm25")])
+"""A small set, for quick runs and tests: the cheap baselines only."""
+MAIN_RECIPES = "A,B,C"
+MAIN_SYSTEMS: str | None = None
+"""The main job's systems; None: `MAIN_RECIPES` and every registered baseline."""
 MAIN_BUDGETS = (600, 1500)
 MAIN_SYNTHETIC = "synthetic:sessions=20,turns_per_session=40,span_days=120"
 """About 20,000 tokens of history per conversation: over 10x the larger budget, so
@@ -57,10 +60,7 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--systems",
         default=DEFAULT_SYSTEMS,
-        help="comma list of recipes (A, B, C, A+B, B(b_high_water=800,b_low_water=400)"
-        f", ...) and baselines ({', '.join(BASELINES)}); a recipe with +tools "
-        "(A+tools) runs with agentic memory and needs a model; default "
-        f"{DEFAULT_SYSTEMS}",
+        help=systems_help(),
     )
     p.add_argument(
         "--budget",
@@ -117,6 +117,18 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_run_eval)
+
+
+def systems_help() -> str:
+    """``--systems`` help: the recipe grammar and each registered system's line."""
+    listed = "; ".join(
+        f"{name} ({describe(name)})" for name in (*names("baseline"), *names("peer"))
+    )
+    return (
+        "comma list of recipes (A, B, C, A+B, B(b_high_water=800,b_low_water=400), "
+        f"...), baselines and peers: {listed}. A recipe with +tools (A+tools) runs "
+        f"with agentic memory and needs a model; default {DEFAULT_SYSTEMS}"
+    )
 
 
 def budget_list(text: str) -> list[int]:
@@ -468,9 +480,10 @@ def main_datasets(locomo: Path | None) -> list[tuple[str, str]]:
 
 def main_systems(added: list[str]) -> str:
     """The main job's systems; each trigger a plug-in added runs as a recipe too."""
-    names = split_systems(MAIN_SYSTEMS)
-    recipes = [n for n in names if not is_baseline(n)]
-    rest = [n for n in names if is_baseline(n)]
+    spec = MAIN_SYSTEMS or ",".join([MAIN_RECIPES, *names("baseline")])
+    found = split_systems(spec)
+    recipes = [n for n in found if not is_baseline(n)]
+    rest = [n for n in found if is_baseline(n)]
     return ",".join(recipes + [a for a in added if a not in recipes] + rest)
 
 

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from memlab_evals.aggregate import probe_scores
 from memlab_evals.goal import against_retrieval
 from memlab_evals.log import RunLog
-from memlab_evals.systems import RETRIEVAL_BASELINES
+from memlab_evals.systems import names
 
 METRICS = ("evidence_recall", "answer_recall")
 COLUMNS = [
@@ -47,7 +47,8 @@ def goal_rows(run: str, log: RunLog, probes: pd.DataFrame | None = None) -> list
     for metric in METRICS:
         if probes.empty or metric not in probes:
             continue
-        found = against_retrieval(probes, recipes, list(RETRIEVAL_BASELINES), metric)
+        retrievers = list(names("baseline", retrieval=True))
+        found = against_retrieval(probes, recipes, retrievers, metric)
         if found is None:
             continue
         means = probes.groupby("system")[metric].mean()

@@ -28,7 +28,7 @@ from memlab_evals.readme_cells import (
     with_ci,
 )
 from memlab_evals.report import markdown_table
-from memlab_evals.systems import BASELINES, PEERS
+from memlab_evals.systems import kind_of
 
 MAIN = Path("evals/results/main")
 RULES = Path("evals/results/main-rules")
@@ -84,7 +84,7 @@ def all_rows(path: Path) -> pd.DataFrame:
 
 def recipes(rows: pd.DataFrame) -> list[str]:
     """The memory recipes among a summary's systems (not baselines, not peers)."""
-    return [s for s in rows["system"] if s not in BASELINES and s not in PEERS]
+    return [s for s in rows["system"] if kind_of(s) == "recipe"]
 
 
 def value(rows: pd.DataFrame, system: str, column: str) -> float:

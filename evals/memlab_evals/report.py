@@ -25,11 +25,9 @@ from memlab_evals.goal import against_retrieval
 from memlab_evals.log import RunLog
 from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer
 from memlab_evals.scorers.trigger_effects import TIER_COLUMNS
-from memlab_evals.systems import BASELINES as _BASELINE_NAMES
-from memlab_evals.systems import RETRIEVAL_BASELINES
+from memlab_evals.systems import describe, is_baseline, kind_of, names
 from memlab_evals.trigger_columns import COLUMNS as TRIGGER_COLUMNS
 
-BASELINES = frozenset(_BASELINE_NAMES)
 UNSCORED = "unscored: no judge configured"
 TRIGGER_TABLE = [
     "evidence_recall",
@@ -271,10 +269,10 @@ def _plot_categories(summary: pd.DataFrame, path: Path) -> None:
 
 
 def _recipes(log: RunLog, summary: pd.DataFrame) -> list[str]:
-    names = list(dict.fromkeys(summary["system"]))
+    ran = list(dict.fromkeys(summary["system"]))
     if log.config.recipes:
-        return [s for s in names if s in log.config.recipes]
-    return [s for s in names if s not in BASELINES]
+        return [s for s in ran if s in log.config.recipes]
+    return [s for s in ran if not is_baseline(s)]
 
 
 def _value(rows: pd.DataFrame, system: str, metric: str) -> float:
@@ -312,11 +310,12 @@ def _against_retrieval(
     """Whether the best recipe beats the best raw-turn retriever on `metric`, paired."""
     if probes.empty or metric not in probes:
         return f"- No probe has {metric}: the target cannot be checked."
-    found = against_retrieval(probes, recipes, list(RETRIEVAL_BASELINES), metric)
+    retrievers = list(names("baseline", retrieval=True))
+    found = against_retrieval(probes, recipes, retrievers, metric)
     if found is None:
-        names = ", ".join(f"`{b}`" for b in RETRIEVAL_BASELINES)
+        listed = ", ".join(f"`{b}`" for b in retrievers)
         return (
-            f"- {metric}: a recipe and one of {names} must both run "
+            f"- {metric}: a recipe and one of {listed} must both run "
             "for the target to be checked."
         )
     line = f"- {metric} target {{}}: {found.sentence()} (paired bootstrap 95%)"
@@ -443,6 +442,15 @@ def _hallucination_reasons(log: RunLog) -> dict[str, str]:
     return {s: _counts(c) for s, c in found.items()}
 
 
+def system_lines(systems: list[str]) -> list[str]:
+    """One line per system of the run: its kind and the registry's sentence."""
+    return [f"- `{s}` ({kind_of(s)}): {describe(s)}" for s in systems]
+
+
+def _retrievers() -> str:
+    return ", ".join(f"`{b}`" for b in names("baseline", retrieval=True))
+
+
 def _config_lines(log: RunLog) -> list[str]:
     c = log.config
     lines = [
@@ -539,6 +547,8 @@ def write_report(
         f"# memory-lab eval: {log.config.dataset}",
         "## Run",
         "\n".join(_config_lines(log)),
+        "## Systems",
+        "\n".join(system_lines(log.config.systems)),
         "## Summary (category `all`)",
         markdown_table(_all_rows(summary)),
     ]
@@ -578,7 +588,7 @@ def write_report(
     if source == "locomo":
         parts.append(
             "Targets: the best memory recipe beats the best retrieval over raw turns "
-            "(`rag-bm25`, `rag-embed`, `rag-hybrid`) on evidence and answer recall "
+            f"({_retrievers()}) on evidence and answer recall "
             "at the same budget, and keeps at least 0.85 of `full`'s evidence "
             "recall and 0.75 of its answer recall with at least 15x fewer tokens."
         )

@@ -34,8 +34,8 @@ from memlab_evals.log import (
     RunLog,
     TriggerTrace,
 )
-from memlab_evals.system_types import RunHealth
 from memlab_evals.systems import (
+    RunHealth,
     check_models,
     is_baseline,
     is_peer,

@@ -28,7 +28,7 @@ from memlab_datasets.types import Conversation, Dataset
 from memlab_evals.aggregate import summarize
 from memlab_evals.executors import Executor
 from memlab_evals.runner import run_eval
-from memlab_evals.systems import is_baseline, make_system
+from memlab_evals.systems import is_baseline, make_system, pick
 from memory_lab.recipes import recipe
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
@@ -114,7 +114,7 @@ def sweep(
     grid: Grid,
     *,
     budget: int = 1500,
-    baselines: Iterable[str] = ("full", "window", "rag-bm25"),
+    baselines: Iterable[str] = pick("full", "window", "rag-bm25"),
     workers: int = 1,
     executor: Executor | str = "local",
     categories: bool = False,

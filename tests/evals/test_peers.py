@@ -14,7 +14,7 @@ from memlab_evals import peers
 from memlab_evals.aggregate import COLUMNS, summarize
 from memlab_evals.report import health_lines
 from memlab_evals.runner import run_eval
-from memlab_evals.systems import check_system, make_system, system_params
+from memlab_evals.systems import check_system, make_system, names, system_params
 
 from memory_lab.config import LLMSettings
 from memory_lab.tokens import default_counter
@@ -65,7 +65,7 @@ def scripted(monkeypatch):
 
 
 def test_peer_names_are_systems_without_recipe_parameters():
-    for name in peers.PEERS:
+    for name in names("peer"):
         check_system(name)
         assert system_params(name) == {}
 

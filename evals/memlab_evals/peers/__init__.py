@@ -27,7 +27,6 @@ from memlab_evals.peers.mem0_backend import Mem0Backend
 from memlab_evals.peers.system import (
     MAX_CONSECUTIVE_FAILURES,
     NEEDS_LLM,
-    PEERS,
     PeerBackend,
     PeerMemory,
     PeerSystem,
@@ -41,7 +40,10 @@ BACKENDS: dict[str, Callable[[LLMSettings, Path], PeerBackend]] = {
     "mem0": lambda llm, workdir: Mem0Backend(llm, workdir),
     "langmem": lambda llm, workdir: LangMemBackend(llm),
 }
-"""Peer name -> backend factory; tests put scripted backends here."""
+"""Peer name -> backend factory; tests put scripted backends here.
+
+The names are the registry's peers (`memlab_evals.systems.libraries`).
+"""
 
 
 def make_peer(
@@ -77,7 +79,6 @@ __all__ = [
     "BACKENDS",
     "MAX_CONSECUTIVE_FAILURES",
     "NEEDS_LLM",
-    "PEERS",
     "LangMemBackend",
     "Mem0Backend",
     "PeerBackend",

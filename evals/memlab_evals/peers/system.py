@@ -12,11 +12,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from memlab_evals.log import EpisodeStat, StoredFact
-from memlab_evals.system_types import BuildCost, Context, KeepsNoMemory, RunHealth
+from memlab_evals.systems.types import BuildCost, Context, KeepsNoMemory, RunHealth
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message
 
-PEERS: tuple[str, ...] = ("mem0", "langmem")
 NEEDS_LLM = "skipped: needs an LLM (run with --brain llm)"
 MAX_TOKENS = 256
 """Reply cap per peer request: their replies are short JSON or tool calls, and a

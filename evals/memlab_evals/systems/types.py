@@ -1,15 +1,16 @@
-"""What every system under test returns: the context it injects and its build cost.
+"""What every system under test is and returns: the protocol, its context, its cost.
 
-Its own module so that the systems and the baselines can share the types without
-importing each other.
+Its own module so that the registry, the memory recipes, the baselines and the
+peers share the types without importing each other.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from memlab_evals.log import EpisodeStat, StoredFact
+from memory_lab.types import Message
 
 
 class Context(NamedTuple):
@@ -55,6 +56,49 @@ class RunHealth:
     def skipped(self) -> bool:
         """Whether the system never ran (so it has no probes to score)."""
         return self.status.startswith("skipped")
+
+
+@runtime_checkable
+class System(Protocol):
+    """One system under test, fed one conversation turn by turn."""
+
+    name: str
+
+    def ingest(self, msg: Message) -> None:
+        """Take the next turn."""
+        ...
+
+    def settle(self) -> None:
+        """Finish the work earlier turns left owed, before a probe.
+
+        The runner does not time it: background memory work is not retrieval
+        latency, and a probe must see the same memory whatever the worker's pace.
+        """
+        ...
+
+    def context(self, question: str) -> Context:
+        """The context the responder would get for `question` now."""
+        ...
+
+    def stored_tokens(self) -> int:
+        """Tokens the system holds now (what a compression ratio divides)."""
+        ...
+
+    def stored_facts(self) -> list[StoredFact]:
+        """Fact rows it stored (memory recipes only)."""
+        ...
+
+    def episode_stats(self) -> list[EpisodeStat]:
+        """Per-episode source and summary sizes (memory recipes only)."""
+        ...
+
+    def cost(self) -> BuildCost:
+        """Brain calls, tokens and compressions spent so far."""
+        ...
+
+    def close(self) -> None:
+        """Release files and handles."""
+        ...
 
 
 class KeepsNoMemory:

@@ -8,18 +8,22 @@ has to beat this at the same budget to show that memory, not retrieval, helps.
 
 from __future__ import annotations
 
-from memlab_evals.baselines import (
-    BM25Retrieval,
-    EmbeddingRetrieval,
-    _TurnBaseline,
-)
-from memlab_evals.system_types import Context
+from memlab_evals.systems.baselines.base import RankedBaseline, baseline
+from memlab_evals.systems.baselines.bm25 import BM25Retrieval
+from memlab_evals.systems.baselines.embed import EmbeddingRetrieval
 from memory_lab.fusion import fuse_ranks
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message
 
 
-class HybridRetrieval(_TurnBaseline):
+@baseline(
+    "rag-hybrid",
+    "BM25 and embedding ranks of raw turns fused by reciprocal rank, best first, "
+    "to the budget",
+    retrieval=True,
+    order=50,
+)
+class HybridRetrieval(RankedBaseline):
     """Turns ranked by the reciprocal rank fusion of BM25 and cosine, to the budget.
 
     The two rankers keep their own copies of the turns; this one only fuses their
@@ -27,7 +31,7 @@ class HybridRetrieval(_TurnBaseline):
     """
 
     def __init__(self, budget: int, counter: TokenCounter) -> None:
-        super().__init__("rag-hybrid", budget, counter)
+        super().__init__(budget, counter)
         self._bm25 = BM25Retrieval(budget, counter)
         self._embed = EmbeddingRetrieval(budget, counter)
 
@@ -37,13 +41,7 @@ class HybridRetrieval(_TurnBaseline):
         self._bm25.ingest(msg)
         self._embed.ingest(msg)
 
-    def context(self, question: str) -> Context:
-        """Top turns by fused rank (ties: newer first), in chronological order."""
-        if not self.turns:
-            return Context("", 0, [])
-        return self._render(self._fill(self.ranked(question)))
-
     def ranked(self, question: str) -> list[int]:
-        """Indices of every turn, best fused rank first."""
+        """Indices of every turn, best fused rank first, ties newer."""
         fused = fuse_ranks([self._bm25.ranked(question), self._embed.ranked(question)])
         return sorted(fused, key=lambda i: (-fused[i], -i))
