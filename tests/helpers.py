@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
+from memory_lab.stores.chroma_telemetry import quiet_env
 from memory_lab.types import FactCandidate, Message
 
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
@@ -175,4 +176,38 @@ def memory_lab_cli(
         env={**os.environ, **(env or {})},
         stdin=subprocess.DEVNULL,
         timeout=timeout,
+    )
+
+
+_OPEN_AND_CLOSE = """
+import sys
+from datetime import datetime, timedelta
+from memory_lab import ManualClock, MemoryEngine
+clock = ManualClock(datetime.fromisoformat(sys.argv[2]))
+keep = timedelta(seconds=float(sys.argv[3]))
+MemoryEngine(sys.argv[1], clock=clock, trash_keep=keep).close()
+"""
+
+
+def open_and_close_apart(data, at: datetime, trash_keep: timedelta) -> None:
+    """Open and close an engine on the folder `data` at `at` in a new process.
+
+    The next open after a restart: what a purge or an emptied trash leaves in
+    the files is checked after it. A process that once held purged text can
+    write it back into Chroma's HNSW files when it opens the folder again (it
+    writes them from memory it never cleared), so that check must not follow an
+    open by the test's own process.
+    """
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _OPEN_AND_CLOSE,
+            str(data),
+            at.isoformat(),
+            str(trash_keep.total_seconds()),
+        ],
+        check=True,
+        capture_output=True,
+        env=quiet_env(),
     )
