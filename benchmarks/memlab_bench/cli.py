@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import time
 from pathlib import Path
 
 from memlab_bench.modes import MODES, Mode
 from memory_lab.config import LLMSettings
+from memory_lab.stores.chroma_telemetry import telemetry_off
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -115,7 +115,7 @@ def out_folder(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    telemetry_off()
     args.out = out_folder(args)
     if args.llm_throughput:
         return _run_throughput(args.out)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memory_lab.jobs.phases import PHASES
+from memory_lab.stores.chroma_telemetry import telemetry_off
 from memory_lab.stores.locations import StoreSpec
 
 TIMER = "random_time"
@@ -301,7 +302,7 @@ def run_faults(
     Raises:
         RuntimeError: when a child fails or hangs.
     """
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    telemetry_off()
     # Import the heavy modules once, before any fork.
     import chromadb  # noqa: F401
     import onnxruntime  # noqa: F401

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memory_lab.llm_client.local_server import free_port
+from memory_lab.stores.chroma_telemetry import quiet_env
 
 
 class ServerUnavailableError(RuntimeError):
@@ -85,7 +86,7 @@ def chroma_server(timeout: float = 60.0) -> Iterator[str]:
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
-        env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        env=quiet_env(),
     )
     try:
         _wait(lambda: _heartbeat(url), "chroma run", proc, timeout)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from memlab_evals.model_pass import RunModels
 from memlab_evals.runner import default_workers, run_evals
 from memlab_evals.systems import describe, is_baseline, names, pick, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
+from memory_lab.stores.chroma_telemetry import telemetry_off
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.triggers import load_plugins
 
@@ -506,7 +506,7 @@ def main_job(
     offline brain's fact reading. Triggers the `plugins` register run beside A, B
     and C.
     """
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    telemetry_off()
     datasets = main_datasets(locomo)
     from memlab_evals.aggregate import probe_scores
     from memlab_evals.goal_table import goal_rows

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from memory_lab.errors import MemoryLabError
+from memory_lab.stores.chroma_telemetry import VARIABLE
 
 EXECUTORS = ("local", "ray")
 """Names `--executor` accepts, the first the default."""
@@ -238,7 +239,7 @@ def worker_env() -> dict[str, str]:
     inherited = os.environ.get("PYTHONPATH")
     return {
         "PYTHONPATH": os.pathsep.join([*roots, *([inherited] if inherited else [])]),
-        "ANONYMIZED_TELEMETRY": "False",
+        VARIABLE: "False",
         "RAY_USAGE_STATS_ENABLED": "0",
     }
 
