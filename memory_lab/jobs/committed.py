@@ -93,14 +93,6 @@ class CommittedEpisodeStore:
             added += len(missing)
         return added
 
-    def reopen(self) -> None:
-        """Reload the index from disk (another process added vectors)."""
-        reopen = getattr(self.index, "reopen", None)
-        if reopen is not None:
-            reopen()
-
     def close(self) -> None:
         """Release the index."""
-        close = getattr(self.index, "close", None)
-        if close is not None:
-            close()
+        self.index.close()
