@@ -15,11 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from memory_lab.chats.catalog import ChatCatalog
 from memory_lab.errors import MemoryLabError
 from memory_lab.jobs.ledger import JobLedger
-from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
-from memory_lab.sessions.store import SqlSessionStore
 from memory_lab.stores.base import (
     EpisodeStore,
     EventLog,
@@ -115,11 +112,6 @@ def open_holdings(
         events = SqlEventLog(db)
         ledger = JobLedger(db)
         links = SqlFactLinkStore(db)
-        # The chat catalog's and the trash's tables, so their rows can be
-        # exported and imported.
-        ChatCatalog(db, transcript)
-        db.ensure(TRASH_SCHEMA)
-        SqlSessionStore(db)
         for name in ("episodes", "periods"):
             opened.append(_open_index(data_dir, spec, embedder, name, create))
     except BaseException:
@@ -145,7 +137,7 @@ def _open_database(
     path = data_dir / DATABASE_FILE
     if not create and not path.is_file():
         raise NoMemoryError(f"{where} holds no memory ({DATABASE_FILE} not found)")
-    return SqliteDatabase(path, ())
+    return SqliteDatabase(path)
 
 
 def _open_index(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memory_lab.chats.catalog import ChatCatalog, retitle_after_purge
+from memory_lab.chats.catalog import retitle_after_purge
 from memory_lab.embeddings import MiniLMEmbedder
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.owner import erase
@@ -26,8 +26,6 @@ from memory_lab.owner.disk import (
 from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
-from memory_lab.owner.trash_bin import SCHEMA as TRASH_SCHEMA
-from memory_lab.sessions.store import SqlSessionStore
 from memory_lab.stores.sql_events import SqlEventLog
 from memory_lab.stores.sql_facts import SqlFactStore
 from memory_lab.stores.sql_links import SqlFactLinkStore
@@ -70,7 +68,7 @@ class PurgeFolder:
 
     def __init__(self, data_dir: Path, embedder: Embedder | None) -> None:
         self.data_dir = data_dir
-        self.db = SqliteDatabase(data_dir / DATABASE, (), secure_delete=True)
+        self.db = SqliteDatabase(data_dir / DATABASE, secure_delete=True)
         self.transcript = SqlTranscriptStore(self.db)
         self.facts = SqlFactStore(self.db)
         # Made here too, so a folder from before fact links can be purged.
@@ -78,10 +76,6 @@ class PurgeFolder:
         self.events = SqlEventLog(self.db)
         self.ledger = JobLedger(self.db)
         self.log = PurgeLog(self.db)
-        # Made here too, so a folder from before the catalog can be purged.
-        ChatCatalog(self.db, self.transcript)
-        self.db.ensure(TRASH_SCHEMA)
-        SqlSessionStore(self.db)
         built_by = embedder or MiniLMEmbedder
         self._embedder = NameOnly(built_by.name, built_by.dim)
         self._indexes: dict[str, ChromaEpisodeStore | None] = {}

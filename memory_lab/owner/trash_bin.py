@@ -33,10 +33,6 @@ if TYPE_CHECKING:
 TrashKind = Literal["fact", "episode"]
 TRASH_KINDS: tuple[TrashKind, ...] = get_args(TrashKind)
 
-SCHEMA: tuple[str, ...] = ()
-"""Nothing to run: the migrations of `memory_lab.stores.schema` make the
-`trash` table when a database opens. Kept for callers that pass it to `ensure`."""
-
 _LABEL_CHARS = 120
 
 

@@ -107,9 +107,6 @@ class PostgresDatabase(JoinedTransactions):
                 conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
             )
 
-    def ensure(self, schema: Sequence[str] = ()) -> None:
-        """Nothing to do: the migrations made every store's tables at connect."""
-
     def _begin(self, *, write: bool) -> None:
         if not write:
             self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,6 @@ class SqliteDatabase(JoinedTransactions):
     def __init__(
         self,
         path: str | Path,
-        schema: Sequence[str] = (),
         *,
         busy_timeout_ms: int = 30_000,
         secure_delete: bool = False,
@@ -56,8 +54,6 @@ class SqliteDatabase(JoinedTransactions):
 
         Args:
             path: File path, or ":memory:" for a private database.
-            schema: Ignored: the migrations make every store's tables. Kept so
-                callers that still pass their DDL keep working.
             busy_timeout_ms: How long a writer waits for another's lock.
             secure_delete: Overwrite deleted rows with zeros, so a purge leaves
                 no copy of them in free pages (SQLite otherwise only unlinks).
@@ -87,9 +83,6 @@ class SqliteDatabase(JoinedTransactions):
         # finds the steps done.
         with self.write() as conn:
             migrate(conn, SQLITE, f"database {self.path!r}")
-
-    def ensure(self, schema: Sequence[str] = ()) -> None:
-        """Nothing to do: the migrations made every store's tables at open."""
 
     def _begin(self, *, write: bool) -> None:
         # IMMEDIATE takes the file's write lock now, not at the first write, so

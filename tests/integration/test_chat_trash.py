@@ -69,7 +69,7 @@ def test_a_trashed_chat_is_restorable_in_its_window_and_gone_after(
         assert all(SECRET not in f.value for f in engine.facts.rows("ana"))
         assert [c.thread for c in engine.chats.chats("ana")] == [kept.thread]
         assert len(engine.transcript.messages("ana", kept.thread)) == 2
-    db = SqliteDatabase(data / "memory.sqlite3", ())
+    db = SqliteDatabase(data / "memory.sqlite3")
     try:
         [tombstone] = PurgeLog(db).tombstones()
     finally:

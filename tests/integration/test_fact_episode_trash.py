@@ -125,7 +125,7 @@ def test_past_its_window_the_trash_is_purged_by_the_next_open(data: Path) -> Non
         assert episode not in {e.id for e in engine.episodes.index.get(TENANT)}
         assert all(SECRET not in f.value for f in engine.facts.rows(TENANT))
         assert kept == [f.id for f in engine.facts.active(TENANT) if "teal" in f.value]
-    db = SqliteDatabase(data / "memory.sqlite3", ())
+    db = SqliteDatabase(data / "memory.sqlite3")
     try:
         stones = PurgeLog(db).tombstones()
     finally:

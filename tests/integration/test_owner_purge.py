@@ -89,7 +89,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
 
 
 def _tombstones(data: Path) -> list:
-    db = SqliteDatabase(data / "memory.sqlite3", ())
+    db = SqliteDatabase(data / "memory.sqlite3")
     try:
         return PurgeLog(db).tombstones()
     finally:

@@ -130,7 +130,7 @@ def test_old_episodes_and_facts_go_and_the_files_forget_them(data: Path) -> None
     reopen = "import sys, memory_lab as m; m.MemoryEngine(sys.argv[1]).close()"
     subprocess.run([sys.executable, "-c", reopen, str(data)], check=True)
     assert files_holding(data, SECRET) == []
-    db = SqliteDatabase(data / "memory.sqlite3", ())
+    db = SqliteDatabase(data / "memory.sqlite3")
     try:
         [stone] = PurgeLog(db).tombstones()
     finally:

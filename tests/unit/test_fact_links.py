@@ -33,7 +33,7 @@ def _memory(kind: str) -> FactMemory:
             FactConfig(),
             links=InMemoryFactLinkStore(),
         )
-    db = SqliteDatabase(MEMORY, ())
+    db = SqliteDatabase(MEMORY)
     return FactMemory(
         SqlFactStore(db),
         SqlEventLog(db),

@@ -183,7 +183,7 @@ def test_ledger_records_a_job_once_and_runs_them_in_order():
 
 
 def test_stores_sharing_a_database_commit_or_roll_back_together(tmp_path):
-    db = SqliteDatabase(tmp_path / "m.sqlite3", ())
+    db = SqliteDatabase(tmp_path / "m.sqlite3")
     transcript, ledger = SqlTranscriptStore(db), JobLedger(db)
     with pytest.raises(RuntimeError), db.write():
         transcript.append("t1", "main", [msg(0)])
