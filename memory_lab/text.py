@@ -96,6 +96,12 @@ def content_words(text: str) -> set[str]:
     }
 
 
+@functools.lru_cache(maxsize=16_384)
+def stored_content_words(text: str) -> frozenset[str]:
+    """`content_words` of a stored text, kept: every question reads the same ones."""
+    return frozenset(content_words(text))
+
+
 @functools.lru_cache(maxsize=200_000)
 def fact_words(key: str, value: str) -> frozenset[str]:
     """Content words of a fact's key and value, cached.

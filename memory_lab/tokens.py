@@ -54,6 +54,12 @@ def install_offline_encodings(
     return cache
 
 
+_COUNTS_KEPT = 16_384
+"""Texts whose counts are kept; a line of memory is re-counted per question."""
+_LONGEST_KEPT = 2_000
+"""Longer texts (whole contexts, transcripts) are counted afresh, not kept."""
+
+
 class TiktokenCounter:
     """Token counts from tiktoken's `cl100k_base`, loaded offline."""
 
@@ -63,11 +69,21 @@ class TiktokenCounter:
 
         self._enc = tiktoken.get_encoding(encoding)
         self.encoding = encoding
+        # Assembly counts the same episode, fact and turn lines for every
+        # question; encoding them again was a sixth of a context's build time.
+        self._cached_count = functools.lru_cache(maxsize=_COUNTS_KEPT)(
+            self._encode_count
+        )
 
     def count(self, text: str) -> int:
         """Number of tokens in `text` (special tokens counted as plain text)."""
         if not text:
             return 0
+        if len(text) > _LONGEST_KEPT:
+            return self._encode_count(text)
+        return self._cached_count(text)
+
+    def _encode_count(self, text: str) -> int:
         return len(self._enc.encode(text, disallowed_special=()))
 
     def truncate(self, text: str, max_tokens: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from memory_lab.config import RetrievalConfig
 from memory_lab.stores.base import EpisodeStore
-from memory_lab.text import content_words
+from memory_lab.text import content_words, stored_content_words
 from memory_lab.types import Episode
 
 
@@ -26,7 +26,7 @@ def search_episodes(
 
     def score(hit: tuple[Episode, float]) -> tuple[float, str]:
         ep, dist = hit
-        text_words = content_words(ep.render() + " " + " ".join(ep.key_facts))
+        text_words = stored_content_words(ep.render() + " " + " ".join(ep.key_facts))
         overlap = len(words & text_words) / len(words) if words else 0.0
         return (-((1 - dist / 2) + config.lexical_weight * overlap), ep.id)
 
