@@ -44,12 +44,12 @@ soak: $(STAMP)
 # and the LoCoMo development split: the table and plot the README shows.
 triggers: $(STAMP)
 	$(BIN)/memory-lab triggers --out evals/results/triggers
-	$(BIN)/python -m memlab_evals.readme_tables README.md
+	$(BIN)/python -m memlab_evals.readme.tables README.md
 
 # Every generated table and figure in README.md, rewritten from the committed result
 # files (evals/results, benchmarks/results); a test fails when they disagree.
 readme: $(STAMP)
-	$(BIN)/python -m memlab_evals.readme_tables README.md
+	$(BIN)/python -m memlab_evals.readme.tables README.md
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --no-browser --ip 127.0.0.1 --allow-root notebooks/

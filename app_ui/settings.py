@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
 
-from memlab_evals.endpoints import Endpoint
+from memlab_evals.judging.endpoints import Endpoint
 from pydantic import ValidationError
 
 from memlab_cli.settings import Settings, llm_settings

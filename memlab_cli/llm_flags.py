@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from memlab_evals.endpoints import CallOptions
-from memlab_evals.model_pass import ModelPlan, RunModels
+from memlab_evals.judging.endpoints import CallOptions
+from memlab_evals.judging.model_pass import ModelPlan, RunModels
 
 from memlab_cli.settings import Settings
 from memory_lab.errors import MemoryLabError

@@ -20,8 +20,8 @@ from pathlib import Path
 from memlab_bench.cli import register as register_bench
 from memlab_datasets.cli import register as register_datasets
 from memlab_evals.cli import register_eval, register_score
-from memlab_evals.judge_check import register as register_judge
-from memlab_evals.trigger_table import register as register_triggers
+from memlab_evals.judging.judge_check import register as register_judge
+from memlab_evals.reports.trigger_table import register as register_triggers
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
 from memlab_cli.owner_cmds import register as register_owner

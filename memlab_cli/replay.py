@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memlab_evals.llm_records import USAGE_KEYS
+from memlab_evals.running.llm_records import USAGE_KEYS
 from memlab_evals.systems import brain_usage
 from rich.console import Console
 from rich.progress import track

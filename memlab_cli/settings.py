@@ -29,7 +29,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from memlab_evals.endpoints import Endpoint
+from memlab_evals.judging.endpoints import Endpoint
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 

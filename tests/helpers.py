@@ -108,7 +108,7 @@ def start_app_mid_morning(data_dir, tenant: str = "demo") -> None:
 
 def probe_record(**fields):
     """A logged probe with every required field filled; `fields` override them."""
-    from memlab_evals.log import ProbeRecord
+    from memlab_evals.running.log import ProbeRecord
 
     base = dict(
         system="A",

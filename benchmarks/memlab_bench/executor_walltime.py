@@ -25,8 +25,8 @@ def measure_executors(workers: int = 2) -> dict:
     its start-up counts: that is what a user waits for.
     """
     from memlab_datasets import load_dataset
-    from memlab_evals.executors import LocalExecutor, RayExecutor
-    from memlab_evals.runner import run_eval, strip_timing
+    from memlab_evals.running.executors import LocalExecutor, RayExecutor
+    from memlab_evals.running.runner import run_eval, strip_timing
 
     data = load_dataset(SPEC)
     seconds = {}

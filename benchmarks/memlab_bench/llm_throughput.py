@@ -111,7 +111,7 @@ def measure_throughput(
     """Calls per second at each connection count, with the server's peak load."""
     import asyncio
 
-    from memlab_evals.bounded import Gate
+    from memlab_evals.judging.bounded import Gate
 
     from memory_lab.llm_client.client import ChatClient
 

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memlab_evals.executors import EXECUTORS, make_executor
-from memlab_evals.log import RunLog
-from memlab_evals.model_pass import RunModels
-from memlab_evals.runner import default_workers, run_evals
+from memlab_evals.judging.model_pass import RunModels
+from memlab_evals.running.executors import EXECUTORS, make_executor
+from memlab_evals.running.log import RunLog
+from memlab_evals.running.runner import default_workers, run_evals
 from memlab_evals.systems import describe, is_baseline, names, pick, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.chroma_telemetry import telemetry_off
@@ -179,13 +179,13 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
     """The ragas offline metrics, and its LLM metrics when a judge is configured."""
-    from memlab_evals.ragas_bridge import with_ragas
+    from memlab_evals.judging.ragas_bridge import with_ragas
 
     log = with_ragas(log)
     plan = models.plan if models is not None else None
     if plan is None or plan.judge is None:
         return log
-    from memlab_evals.ragas_llm import with_ragas_llm
+    from memlab_evals.judging.ragas_llm import with_ragas_llm
 
     def shown(done: int, total: int) -> None:
         if not quiet and (done == total or done % 25 == 0):
@@ -223,10 +223,11 @@ def evaluate_budgets(
     system (`runner.run_evals`).
     Systems and budgets are checked before the dataset is loaded, so a typo costs
     nothing. With `models`, memory recipes use its brain, and its plan answers
-    and judges every probe (see `memlab_evals.model_pass`). With `stores`, memory
-    recipes keep their memory on those servers. `executor` and `ray_address`
-    choose where units run (see `memlab_evals.executors`). `plugins` are modules
-    that register triggers, imported here and by every worker process.
+    and judges every probe (see `memlab_evals.judging.model_pass`). With
+    `stores`, memory recipes keep their memory on those servers. `executor` and
+    `ray_address` choose where units run (see `memlab_evals.running.executors`).
+    `plugins` are modules that register triggers, imported here and by every
+    worker process.
 
     Raises:
         ValueError: for an unknown system, a bad budget, or a Ray address
@@ -274,7 +275,7 @@ def run_models(
     log: RunLog, models: RunModels, *, started: float, progress: bool = False
 ) -> RunLog:
     """Record the brain, then answer and judge every probe as the plan says."""
-    from memlab_evals.model_pass import brain_info, run_model_pass
+    from memlab_evals.judging.model_pass import brain_info, run_model_pass
     from memory_lab.prompts import prompt_versions
 
     info = brain_info(
@@ -310,7 +311,7 @@ def _checked_judge(info, dataset: str, plan) -> object:
     Same endpoint, options and cache as the judging pass, so a repeated run sends
     nothing twice; the rates go into run.json and beside J in the report.
     """
-    from memlab_evals.judge_check import check_judge
+    from memlab_evals.judging.judge_check import check_judge
 
     calibration, checked = check_judge(
         dataset, plan.judge, per_kind=plan.judge_check_per_kind, options=plan.options
@@ -383,7 +384,7 @@ def publish(
         )
     log.save(out / "run.json")
     if log.llm is not None and log.llm.judge_checks:
-        from memlab_evals.judge_check import ITEMS_FILE
+        from memlab_evals.judging.judge_check import ITEMS_FILE
 
         lines = [json.dumps(item, sort_keys=True) for item in log.llm.judge_checks]
         (out / ITEMS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -402,8 +403,8 @@ def score_dir(
     Answers and verdicts are read from the log; scoring never calls a model. The
     probes are scored once (`probes`, when the caller has them) for both files.
     """
-    from memlab_evals.aggregate import probe_scores, summarize
-    from memlab_evals.report import print_table, write_report
+    from memlab_evals.reports.aggregate import probe_scores, summarize
+    from memlab_evals.reports.report import print_table, write_report
 
     if log is None:
         run_file = out / "run.json"
@@ -423,7 +424,7 @@ def score_dir(
 
 def _gate(summary, thresholds: Path) -> int:
     """Print each regression; non-zero when there is one."""
-    from memlab_evals.gate import apply_gate
+    from memlab_evals.reports.gate import apply_gate
 
     if not thresholds.exists():
         raise ValueError(f"{thresholds}: thresholds file not found")
@@ -508,8 +509,8 @@ def main_job(
     """
     telemetry_off()
     datasets = main_datasets(locomo)
-    from memlab_evals.aggregate import probe_scores
-    from memlab_evals.goal_table import goal_rows
+    from memlab_evals.reports.aggregate import probe_scores
+    from memlab_evals.reports.goal_table import goal_rows
 
     status = 0
     goal: list[dict] = []
@@ -540,7 +541,7 @@ def main_job(
 
 def _publish_goal(rows: list[dict], runs: Path) -> None:
     """The goal across the runs: RUNS/main-goal.csv and .png, and a line per row."""
-    from memlab_evals.goal_table import write_goal
+    from memlab_evals.reports.goal_table import write_goal
 
     table = write_goal(rows, runs)
     for r in table.itertuples():

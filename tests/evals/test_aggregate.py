@@ -8,9 +8,15 @@ import numpy as np
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from memlab_evals.aggregate import bootstrap_ci, summarize
-from memlab_evals.llm_records import JudgeVerdict
-from memlab_evals.log import ConversationRun, ProbeRecord, RunConfig, RunLog, StoredFact
+from memlab_evals.reports.aggregate import bootstrap_ci, summarize
+from memlab_evals.running.llm_records import JudgeVerdict
+from memlab_evals.running.log import (
+    ConversationRun,
+    ProbeRecord,
+    RunConfig,
+    RunLog,
+    StoredFact,
+)
 
 from tests.helpers import CONTRACT_COLUMNS, LLM_COLUMNS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from memlab_evals.llm_records import ModelAnswer
+from memlab_evals.running.llm_records import ModelAnswer
 from memlab_evals.scorers.answer_floor import (
     quantities,
     score_contains,

@@ -7,14 +7,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from memlab_evals.executors import (
+from memlab_evals.running.executors import (
     LocalExecutor,
     RayExecutor,
     import_ray,
     make_executor,
     worker_env,
 )
-from memlab_evals.runner import pin_cache_path
+from memlab_evals.running.runner import pin_cache_path
 
 from memlab_cli.main import build_parser, main
 from memory_lab.config import LLMSettings

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
-from memlab_evals.frontier_plot import (  # noqa: E402
+from memlab_evals.reports.frontier_plot import (  # noqa: E402
     key_of,
     pareto_mask,
     plot_frontier,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from memlab_evals.gate import apply_gate, main, thresholds_from
+from memlab_evals.reports.gate import apply_gate, main, thresholds_from
 from pydantic import ValidationError
 
 

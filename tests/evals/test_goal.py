@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
-from memlab_evals.goal import against_retrieval, best_of, paired_difference
+from memlab_evals.reports.goal import against_retrieval, best_of, paired_difference
 
 
 def frame(scores: dict[str, list[float]]) -> pd.DataFrame:
@@ -57,7 +57,7 @@ def test_the_best_of_each_side_is_compared_and_absent_sides_give_none():
 
 
 def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
-    from memlab_evals.goal_table import COLUMNS, goal_of_runs
+    from memlab_evals.reports.goal_table import COLUMNS, goal_of_runs
 
     from tests.evals.test_aggregate import conv, make_log, probe
 

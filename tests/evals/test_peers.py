@@ -11,9 +11,9 @@ import math
 import pytest
 from memlab_datasets import load_dataset
 from memlab_evals import peers
-from memlab_evals.aggregate import COLUMNS, summarize
-from memlab_evals.report import health_lines
-from memlab_evals.runner import run_eval
+from memlab_evals.reports.aggregate import COLUMNS, summarize
+from memlab_evals.reports.report import health_lines
+from memlab_evals.running.runner import run_eval
 from memlab_evals.systems import check_system, make_system, names, system_params
 
 from memory_lab.config import LLMSettings

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from memlab_evals.ragas_bridge import score_offline, to_evaluation_dataset
+from memlab_evals.judging.ragas_bridge import score_offline, to_evaluation_dataset
 
 from tests.evals.test_aggregate import make_log
 
@@ -48,8 +48,8 @@ def test_offline_id_recall_credits_contexts_that_carry_the_evidence_turn():
 
 
 def test_eval_ragas_columns_come_from_each_probe():
-    from memlab_evals.aggregate import summarize
-    from memlab_evals.ragas_bridge import with_ragas
+    from memlab_evals.judging.ragas_bridge import with_ragas
+    from memlab_evals.reports.aggregate import summarize
 
     log = with_ragas(make_log())
     scored = [p for p in log.probes if p.ragas]

@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from memlab_evals import (
-    readme_extraction,
-    readme_peers,
-    readme_results,
-    readme_scaling,
-    readme_speed,
-    readme_tables,
-    readme_tail,
+from memlab_evals.readme import (
+    extraction,
+    peers,
+    results,
+    scaling,
+    speed,
+    tables,
+    tail,
 )
-from memlab_evals.readme_tables import TRIGGER_README_COLUMNS, trigger_block
+from memlab_evals.readme.tables import TRIGGER_README_COLUMNS, trigger_block
 
 ROOT = Path(__file__).resolve().parents[2]
 RECIPES = ("A", "B", "C")
@@ -32,12 +32,12 @@ SYSTEMS = (*RECIPES, "full", "rag-hybrid", "none")
 
 
 def test_the_committed_readme_is_the_committed_results():
-    assert readme_tables.main([str(ROOT / "README.md"), "--check"]) == 0
+    assert tables.main([str(ROOT / "README.md"), "--check"]) == 0
 
 
 def test_every_block_in_the_registry_is_in_the_readme():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for name in readme_tables.BLOCKS:
+    for name in tables.BLOCKS:
         assert f"<!-- {name}:begin -->" in text and f"<!-- {name}:end -->" in text
 
 
@@ -83,7 +83,7 @@ def run_rows(evidence: float, **extra) -> list[dict]:
 def test_a_run_table_renders_the_summary_and_its_intervals(tmp_path: Path):
     write_summary(tmp_path, "main", "main-locomo-1500", run_rows(0.5432))
     write_summary(tmp_path, "main", "main-locomo-600", run_rows(0.4111))
-    block = readme_results.locomo_block(tmp_path)
+    block = results.locomo_block(tmp_path)
     assert block.index("At 1,500 tokens") < block.index("At 600 tokens")
     assert "| A | 0.543 [0.443, 0.643] | 0.600 |" in block
     assert "| full | 1.000 | 0.800 |" in block  # a point interval is left out
@@ -102,7 +102,7 @@ def test_the_word_overlap_column_follows_evidence_recall_when_the_file_has_it(
         "main-synthetic-600",
         run_rows(0.5, evidence_word_overlap=0.7777),
     )
-    block = readme_results.synthetic_block(tmp_path)
+    block = results.synthetic_block(tmp_path)
     assert (
         "| system | evidence recall | evidence word overlap | answer recall |" in block
     )
@@ -115,7 +115,7 @@ def test_stale_answers_are_counted_over_the_update_probes(tmp_path: Path):
     table = pd.read_csv(path)
     updates = table.assign(category="6", n=8)
     pd.concat([table, updates]).to_csv(path, index=False)
-    block = readme_results.synthetic_block(tmp_path)
+    block = results.synthetic_block(tmp_path)
     assert "| stale answer |" in block.splitlines()[4]
     assert "at 600 tokens A 2, B 2, C 2 of 8" in block
 
@@ -124,7 +124,7 @@ def write_goal(root: Path, rows: list[tuple]) -> None:
     columns = ["run", "dataset", "budget", "metric", "recipe", "recipe_mean"]
     columns += ["retriever", "retriever_mean", "difference", "ci_low", "ci_high"]
     columns += ["n", "verdict"]
-    path = root / readme_results.GOAL_CSV
+    path = root / results.GOAL_CSV
     path.parent.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows, columns=columns).to_csv(path, index=False)
 
@@ -141,7 +141,7 @@ GOAL = [
 
 def test_the_goal_table_renders_the_goal_file(tmp_path: Path):
     write_goal(tmp_path, GOAL)
-    block = readme_results.goal_block(tmp_path)
+    block = results.goal_block(tmp_path)
     lines = [line for line in block.splitlines() if line.startswith("| ")]
     assert lines[1] == (
         "| LoCoMo dev, 1,500 | answer recall | A 0.612 | `rag-hybrid` 0.500 "
@@ -160,7 +160,7 @@ def test_the_share_of_full_is_read_from_the_larger_budget(tmp_path: Path):
         row["answer_recall"] = answers
     write_summary(tmp_path, "main", "main-locomo-1500", rows)
     write_summary(tmp_path, "main", "main-locomo-600", run_rows(0.1))
-    block = readme_results.against_full_block(tmp_path)
+    block = results.against_full_block(tmp_path)
     assert "keeps 0.900 of its evidence recall (target 0.85: met)" in block
     assert "A 0.800, B 0.765, C 0.730 (0.640, 0.612, 0.584 against 0.800" in block
     assert "target 0.75: met by A and B, missed by C" in block
@@ -176,7 +176,7 @@ def test_the_runs_block_reads_commit_start_and_wall_time(tmp_path: Path):
                 "- executor: local, workers: 2; git commit `abcdef1234+dirty`; "
                 "started 2026-01-02T03:04:05+00:00\n- wall time: memory 12.5 s\n"
             )
-    block = readme_results.runs_block(tmp_path)
+    block = results.runs_block(tmp_path)
     assert (
         "| `main-rules/` | synthetic main set, 600 | `abcdef1` with uncommitted "
         "changes | 2026-01-02 03:04 UTC | memory 12.5 s |"
@@ -194,7 +194,7 @@ def test_the_tail_block_sets_each_recipe_before_beside_after(tmp_path: Path):
                 f"- executor: local; git commit `{commit}`; started 2026-01-02\n"
             )
     write_summary(tmp_path, "main", "main-synthetic-1500", run_rows(0.9))
-    block = readme_tail.tail_block(tmp_path)
+    block = tail.tail_block(tmp_path)
     assert "before (at `1111111`) → after (at `2222222` with uncommitted" in block
     lines = [line for line in block.splitlines() if line.startswith("| ")]
     assert lines[1] == (
@@ -218,7 +218,7 @@ def write_extraction(root: Path) -> None:
         ("statements-b-parse", 0.256, 6),
         ("statements-b-rules", 0.044, 0),
     ):
-        path = root / readme_extraction.EXTRACTION / f"{name}.txt"
+        path = root / extraction.EXTRACTION / f"{name}.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(
             f"x: recall {recall} (1/2), precision 0.5 (1/2), forbidden values "
@@ -228,7 +228,7 @@ def write_extraction(root: Path) -> None:
 
 def test_the_extractor_table_renders_both_runs_and_statement_sets(tmp_path: Path):
     write_extraction(tmp_path)
-    block = readme_extraction.extractor_block(tmp_path)
+    block = extraction.extractor_block(tmp_path)
     rows = [line for line in block.splitlines() if line.startswith("| ")]
     assert "LoCoMo 1,500: A / B evidence" in rows[0]
     assert "synthetic stale answers 600 / 1,500" in rows[0]
@@ -292,8 +292,8 @@ def quick_bench(p95: float, extracted: float) -> dict:
 def test_the_targets_list_renders_each_file_it_reads(tmp_path: Path):
     write_extraction(tmp_path)
     write_goal(tmp_path, GOAL)
-    write_json(tmp_path, readme_extraction.QUICK, quick_bench(3.264, 42.0))
-    block = readme_extraction.targets_block(tmp_path)
+    write_json(tmp_path, extraction.QUICK, quick_bench(3.264, 42.0))
+    block = extraction.targets_block(tmp_path)
     assert "extraction recall 0.350 at precision 0.700" in block
     assert "recall met, precision met" in block
     assert "C 0.500 against `rag-hybrid` 0.610, paired -0.110" in block
@@ -384,9 +384,9 @@ FAULTS = {
 
 
 def test_the_speed_table_renders_the_bench_files(tmp_path: Path):
-    write_json(tmp_path, readme_speed.FULL, full_bench(26.5))
-    write_json(tmp_path, readme_speed.FAULTS, FAULTS)
-    block = readme_speed.speed_block(tmp_path)
+    write_json(tmp_path, speed.FULL, full_bench(26.5))
+    write_json(tmp_path, speed.FAULTS, FAULTS)
+    block = speed.speed_block(tmp_path)
     rows = {line.split(" | ")[0]: line for line in block.splitlines() if "|" in line}
     ingest = rows["| ingest p95 <= 25 ms per turn (rule-based brain, local embeddings)"]
     assert "A 26.5 ms, B 26.5 ms, C 26.5 ms (p50 13.2 ms)" in ingest
@@ -409,8 +409,8 @@ def test_the_speed_table_renders_the_bench_files(tmp_path: Path):
 
 
 def test_the_llm_speed_sentence_renders_the_llm_bench(tmp_path: Path):
-    write_json(tmp_path, readme_speed.LLM_QUICK, quick_bench(8.728, 50.0))
-    block = readme_speed.llm_speed_block(tmp_path)
+    write_json(tmp_path, speed.LLM_QUICK, quick_bench(8.728, 50.0))
+    block = speed.llm_speed_block(tmp_path)
     assert "0.50x (A, 3 compression turns) and 0.50x (B, 1 compression turn)" in block
     assert "(8.73 ms and 8.73 ms)" in block
     assert "20.0-30.0 s (A, p50 to p95) and 20.0-30.0 s (B) each" in block
@@ -429,7 +429,7 @@ def test_the_scaling_and_executor_tables_render_their_files(tmp_path: Path):
         for store in ("sqlite", "servers")
         for n in (1, 2)
     ]
-    scaling = {
+    bench = {
         "rows": rows,
         "turns_per_process": 120,
         "recipe": "default",
@@ -438,8 +438,8 @@ def test_the_scaling_and_executor_tables_render_their_files(tmp_path: Path):
         "command": "memory-lab bench --ingest-scaling",
         "machine": MACHINE,
     }
-    write_json(tmp_path, readme_scaling.SCALING, scaling)
-    block = readme_scaling.scaling_block(tmp_path)
+    write_json(tmp_path, scaling.SCALING, bench)
+    block = scaling.scaling_block(tmp_path)
     assert "| store | 1 process | 2 processes |" in block
     assert "| SQLite (one data folder) | 30.0 turns/s | x0.50 |" in block
     assert "Postgres + Chroma server 31.0, 32.0" in block
@@ -457,8 +457,8 @@ def test_the_scaling_and_executor_tables_render_their_files(tmp_path: Path):
         "command": "memory-lab bench --executors",
         "machine": MACHINE,
     }
-    write_json(tmp_path, readme_scaling.EXECUTORS, executors)
-    block = readme_scaling.executors_block(tmp_path)
+    write_json(tmp_path, scaling.EXECUTORS, executors)
+    block = scaling.executors_block(tmp_path)
     assert "| local, 2 processes | 35.7 s | 1.00 |" in block
     assert "| Ray, in-process cluster of 2 CPUs | 190 s | 5.32 |" in block
     assert "8 units (A, window on `synthetic:x=1`, budget 600)" in block
@@ -481,7 +481,7 @@ def test_the_peers_table_renders_the_summary_and_the_failures(tmp_path: Path):
             retrieve_ms_p50=33.5,
             retrieve_ms_p95=977.3,
         )
-    folder = tmp_path / readme_peers.PEERS_RUN
+    folder = tmp_path / peers.PEERS_RUN
     write_summary(tmp_path, "peers-smollm2", ".", rows)
     log = {
         "config": {
@@ -497,7 +497,7 @@ def test_the_peers_table_renders_the_summary_and_the_failures(tmp_path: Path):
         ],
     }
     (folder / "run.json").write_text(json.dumps(log))
-    block = readme_peers.peers_block(tmp_path)
+    block = peers.peers_block(tmp_path)
     assert (
         "| C | errors | 0.500 | 0.600 | 0.021 | 0.917 | 0.004 | 4 + 12 "
         "| 14,644 / 1,382 | 7 / 28,665 | 34 / 977 | 1,234 |"
@@ -515,7 +515,7 @@ def test_the_trigger_table_shows_the_larger_budget_per_dataset(tmp_path: Path):
                 row = dict.fromkeys(TRIGGER_README_COLUMNS, 0.5)
                 row.update(dataset=dataset, budget=budget, system=system)
                 rows.append(row)
-    csv = tmp_path / readme_tables.TRIGGERS_CSV
+    csv = tmp_path / tables.TRIGGERS_CSV
     csv.parent.mkdir(parents=True)
     pd.DataFrame(rows).to_csv(csv, index=False)
     block = trigger_block(tmp_path)
@@ -532,7 +532,7 @@ def repo_copy(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     for folder in ("evals/results", "benchmarks/results"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
-    assert readme_tables.main([str(tmp_path / "README.md"), "--check"]) == 0
+    assert tables.main([str(tmp_path / "README.md"), "--check"]) == 0
     return tmp_path
 
 
@@ -705,7 +705,7 @@ def test_a_changed_result_file_makes_the_readme_stale(repo_copy: Path, change: s
     readme = repo_copy / "README.md"
     assert shown not in readme.read_text()
     edit(repo_copy)
-    assert readme_tables.main([str(readme), "--check"]) == 1
-    assert readme_tables.main([str(readme)]) == 0
-    assert readme_tables.main([str(readme), "--check"]) == 0
+    assert tables.main([str(readme), "--check"]) == 1
+    assert tables.main([str(readme)]) == 0
+    assert tables.main([str(readme), "--check"]) == 0
     assert shown in readme.read_text()

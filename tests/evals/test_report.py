@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memlab_evals.aggregate import summarize
-from memlab_evals.report import UNSCORED, print_table, write_report
+from memlab_evals.reports.aggregate import summarize
+from memlab_evals.reports.report import UNSCORED, print_table, write_report
 from rich.console import Console
 
 from tests.evals.test_aggregate import conv, make_log, probe

@@ -11,8 +11,8 @@ import pytest
 from memlab_datasets import load_dataset
 from memlab_datasets.types import Conversation, Dataset, Probe, Session
 from memlab_evals import cli
-from memlab_evals.log import RunLog
-from memlab_evals.runner import Unit, run_eval, run_unit, strip_timing
+from memlab_evals.running.log import RunLog
+from memlab_evals.running.runner import Unit, run_eval, run_unit, strip_timing
 
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
@@ -92,7 +92,7 @@ def test_probes_are_answered_at_their_moment_with_the_right_history():
 
 def test_work_owed_before_a_probe_is_finished_untimed(monkeypatch):
     """Background memory work is settled before the clock starts, not billed to it."""
-    from memlab_evals import runner
+    from memlab_evals.running import runner
     from memlab_evals.systems import make_system
 
     now = [0.0]

@@ -6,7 +6,7 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
-from memlab_evals.log import ConversationRun, ProbeRecord, StoredFact
+from memlab_evals.running.log import ConversationRun, ProbeRecord, StoredFact
 from memlab_evals.scorers import (
     SCORER_VERSIONS,
     ProbeCase,

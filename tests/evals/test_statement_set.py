@@ -3,12 +3,12 @@
 The floors are regression gates set just under what the parser brain measured
 when the set was committed (recall 0.301, precision 0.495, two forbidden values
 stored; the rules alone: 0.078, 0.650, none); `python -m
-memlab_evals.statement_set --verbose` prints every case.
+memlab_evals.running.statement_set --verbose` prints every case.
 """
 
 from __future__ import annotations
 
-from memlab_evals.statement_set import load_cases, score_statements
+from memlab_evals.running.statement_set import load_cases, score_statements
 
 RECALL_FLOOR = 0.28
 PRECISION_FLOOR = 0.45

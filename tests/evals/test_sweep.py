@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from memlab_datasets import load_dataset
-from memlab_evals.sweep import (
+from memlab_evals.running.sweep import (
     conclusion,
     frontier,
     grid_systems,

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from memlab_bench import report as bench_report
 from memlab_bench.modes import FULL, MODES, Mode
-from memlab_evals import cli, peers, report
+from memlab_evals import cli, peers
+from memlab_evals.reports import report
 from memlab_evals.systems import (
     check_system,
     describe,

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from memlab_evals.log import ConversationRun, EpisodeStat, TriggerTrace
+from memlab_evals.reports.trigger_columns import trigger_columns
+from memlab_evals.running.log import ConversationRun, EpisodeStat, TriggerTrace
 from memlab_evals.scorers.base import ProbeCase
 from memlab_evals.scorers.trigger_effects import summary_only, tier_shares
 from memlab_evals.systems import make_system
-from memlab_evals.trigger_columns import trigger_columns
 
 from memory_lab.context.tiers import context_tiers
 from memory_lab.recipes import recipe
@@ -93,7 +93,7 @@ def _run(system: str, turns: int, trace: TriggerTrace | None, **kw) -> Conversat
 
 
 def test_rates_are_pooled_over_turns_not_averaged_over_conversations():
-    from memlab_evals.log import RunConfig, RunLog
+    from memlab_evals.running.log import RunConfig, RunLog
 
     short = _run(
         "A",
@@ -251,7 +251,7 @@ def test_eval_runs_a_plugin_trigger_in_worker_processes(tmp_path: Path):
 
 
 def test_a_notebook_trigger_cannot_be_sent_to_worker_processes():
-    from memlab_evals.runner import _check_reachable
+    from memlab_evals.running.runner import _check_reachable
 
     with pytest.raises(ValueError, match="'NB'.*__main__.*workers=1"):
         _check_reachable(
@@ -302,7 +302,7 @@ def test_the_triggers_command_writes_one_table_over_datasets_and_budgets(
 
 def test_plugin_triggers_join_the_default_comparisons():
     from memlab_evals.cli import main_systems
-    from memlab_evals.trigger_table import default_systems
+    from memlab_evals.reports.trigger_table import default_systems
 
     assert default_systems().split(",") == [
         *["A", "B", "C", "D", "A+D", "B+D", "C+D", "A+B+C", "rag-hybrid"]

@@ -14,15 +14,14 @@ import threading
 import time
 
 import pytest
-from memlab_evals import judging
-from memlab_evals.bounded import Gate
 from memlab_evals.cli import evaluate, publish
-from memlab_evals.endpoints import CallOptions, Endpoint
-from memlab_evals.model_pass import ModelPlan, RunModels
+from memlab_evals.judging import judges
+from memlab_evals.judging.bounded import Gate
+from memlab_evals.judging.endpoints import CallOptions, Endpoint
+from memlab_evals.judging.model_pass import ModelPlan, RunModels
 from pydantic import SecretStr
 
 from memory_lab.prompts import answer as answer_prompt
-
 from tests.helpers import LLM_COLUMNS
 from tests.integration.openai_server import (
     Behaviour,
@@ -102,7 +101,7 @@ def test_answers_and_verdicts_fill_the_new_columns(server, tmp_path):
     assert log.llm.prompts["answer"] == answer_prompt.VERSION
     assert (
         log.llm.prompts["answer_judge"]
-        == judging.prompt_versions(answers=True, contexts=False)["answer_judge"]
+        == judges.prompt_versions(answers=True, contexts=False)["answer_judge"]
     )
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "served from the cache" in report

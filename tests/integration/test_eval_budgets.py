@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 from memlab_datasets import load_dataset
-from memlab_evals import runner
 from memlab_evals.cli import budget_folder, budget_list
+from memlab_evals.running import runner
 
 pytestmark = pytest.mark.slow
 

@@ -16,9 +16,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from memlab_evals import judging
-from memlab_evals.endpoints import CallOptions, Endpoint
-from memlab_evals.judge_check import (
+from memlab_evals.judging import judges
+from memlab_evals.judging.endpoints import CallOptions, Endpoint
+from memlab_evals.judging.judge_check import (
     EXIT_UNRELIABLE,
     ITEMS_FILE,
     RESULT_FILE,
@@ -29,7 +29,7 @@ from memlab_evals.judge_check import (
     read_checked,
     register,
 )
-from memlab_evals.judge_items import (
+from memlab_evals.judging.judge_items import (
     ABSTENTIONS,
     EXPECTED,
     KINDS,
@@ -181,8 +181,8 @@ def test_a_judge_that_follows_the_key_is_reliable(items, tmp_path, capsys):
         sent = {r.body["messages"][1]["content"] for r in server.requests}
         for item in items:
             system, user = judge_messages(item)
-            assert system["content"] == judging.ANSWER_SYSTEM
-            assert user["content"] == judging.ANSWER_USER.format(
+            assert system["content"] == judges.ANSWER_SYSTEM
+            assert user["content"] == judges.ANSWER_USER.format(
                 question=item.question, gold=item.gold, answer=item.candidate
             )
             assert user["content"] in sent
@@ -195,7 +195,7 @@ def test_a_judge_that_follows_the_key_is_reliable(items, tmp_path, capsys):
     assert calibration.verdict_failures == 0
     assert calibration.false_accept.judged == sum(i.expected == "WRONG" for i in items)
     assert set(calibration.kinds) == set(KINDS)
-    assert calibration.prompts == judging.prompt_versions(answers=True, contexts=False)
+    assert calibration.prompts == judges.prompt_versions(answers=True, contexts=False)
     assert calibration.judge.model == "scripted"
     out = capsys.readouterr().out
     assert out.rstrip().endswith("judge reliable")

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 from memlab_evals.cli import evaluate, publish
-from memlab_evals.endpoints import CallOptions, Endpoint
-from memlab_evals.model_pass import ModelPlan, RunModels
+from memlab_evals.judging.endpoints import CallOptions, Endpoint
+from memlab_evals.judging.model_pass import ModelPlan, RunModels
 
 from memlab_cli.main import main
 from memory_lab.llm_client.local_server import LocalModelServer, free_port

@@ -15,10 +15,10 @@ import math
 import re
 
 import pytest
-from memlab_evals.aggregate import summarize
-from memlab_evals.endpoints import CallOptions, Endpoint
-from memlab_evals.log import ModelAnswer
-from memlab_evals.ragas_llm import LLM_METRICS, applies, with_ragas_llm
+from memlab_evals.judging.endpoints import CallOptions, Endpoint
+from memlab_evals.judging.ragas_llm import LLM_METRICS, applies, with_ragas_llm
+from memlab_evals.reports.aggregate import summarize
+from memlab_evals.running.log import ModelAnswer
 
 from tests.evals.test_aggregate import make_log
 from tests.integration.openai_server import Behaviour, FakeOpenAIServer, ok, text

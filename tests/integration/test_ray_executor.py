@@ -14,8 +14,8 @@ import pytest
 ray = pytest.importorskip("ray")
 
 from memlab_datasets import load_dataset  # noqa: E402
-from memlab_evals import runner  # noqa: E402
-from memlab_evals.executors import RayExecutor, UnitFailedError, worker_env  # noqa: E402
+from memlab_evals.running import runner  # noqa: E402
+from memlab_evals.running.executors import RayExecutor, UnitFailedError, worker_env  # noqa: E402
 
 pytestmark = [pytest.mark.xdist_group("ray"), pytest.mark.slow]
 
@@ -50,7 +50,7 @@ def fail_first_attempt(label: str, marks: Path):
     """
 
     def run(unit):
-        from memlab_evals.runner import run_unit
+        from memlab_evals.running.runner import run_unit
 
         mark = marks / "failed-once"
         if unit.label == label and not mark.exists():
@@ -65,7 +65,7 @@ def always_fail(label: str, marks: Path):
     """A `run_unit` that raises on every attempt at one unit, counting them."""
 
     def run(unit):
-        from memlab_evals.runner import run_unit
+        from memlab_evals.running.runner import run_unit
 
         if unit.label == label:
             (marks / f"attempt-{os.getpid()}-{os.urandom(4).hex()}").touch()
@@ -78,9 +78,9 @@ def always_fail(label: str, marks: Path):
 def test_workers_import_this_checkout(cluster):
     @ray.remote(runtime_env={"env_vars": worker_env()})
     def where() -> str:
-        import memlab_evals.runner
+        import memlab_evals.running.runner
 
-        return memlab_evals.runner.__file__
+        return memlab_evals.running.runner.__file__
 
     assert Path(ray.get(where.remote())).resolve() == Path(runner.__file__).resolve()
 

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from memlab_evals.endpoints import Endpoint
+from memlab_evals.judging.endpoints import Endpoint
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
 from memlab_cli.settings import Settings, llm_settings

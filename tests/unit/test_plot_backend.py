@@ -9,8 +9,8 @@ import sys
 def test_the_report_modules_do_not_switch_the_backend_on_import():
     code = (
         "import matplotlib; matplotlib.use('pdf'); "
-        "import memlab_evals.report, memlab_evals.goal_table, "
-        "memlab_evals.trigger_table, memlab_bench.growth_plot; "
+        "import memlab_evals.reports.report, memlab_evals.reports.goal_table, "
+        "memlab_evals.reports.trigger_table, memlab_bench.growth_plot; "
         "print(matplotlib.get_backend())"
     )
     done = subprocess.run(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from memlab_evals.log import EpisodeStat, StoredFact
+from memlab_evals.running.log import EpisodeStat, StoredFact
 from memlab_evals.systems.types import BuildCost, Context, KeepsNoMemory, RunHealth
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import Message

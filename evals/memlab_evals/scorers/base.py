@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from memlab_evals.log import ConversationRun, ProbeRecord
+from memlab_evals.running.log import ConversationRun, ProbeRecord
 
 Source = Literal["synthetic", "locomo"]
 

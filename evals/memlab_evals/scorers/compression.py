@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from memlab_evals.log import ConversationRun
+from memlab_evals.running.log import ConversationRun
 from memlab_evals.scorers.base import ProbeCase
 
 VERSION = "1"

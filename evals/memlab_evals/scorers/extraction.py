@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from memlab_evals.log import ConversationRun, StoredFact
+from memlab_evals.running.log import ConversationRun, StoredFact
 from memlab_evals.scorers.text import content_words, mentions
 
 PRECISION = "extraction_precision"

@@ -21,7 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from memlab_evals.log import ConversationRun, StoredFact
+from memlab_evals.running.log import ConversationRun, StoredFact
 from memlab_evals.scorers.text import mentions
 
 NAME = "hallucinated_memory_rate"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from memlab_evals.llm_records import JudgeVerdict
+from memlab_evals.running.llm_records import JudgeVerdict
 from memlab_evals.scorers.base import ProbeCase
 
 ANSWER = "judged_accuracy"

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from memlab_evals.log import EpisodeStat, StoredFact, TriggerTrace
+from memlab_evals.running.log import EpisodeStat, StoredFact, TriggerTrace
+from memlab_evals.running.trigger_meter import TriggerMeter, episode_coherence
 from memlab_evals.systems.registry import BuildArgs
 from memlab_evals.systems.types import BuildCost, Context, System
-from memlab_evals.trigger_meter import TriggerMeter, episode_coherence
 from memory_lab.clock import ManualClock
 from memory_lab.config import (
     DEFAULT_EXTRACTOR,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol, runtime_checkable
 
-from memlab_evals.log import EpisodeStat, StoredFact
+from memlab_evals.running.log import EpisodeStat, StoredFact
 from memory_lab.types import Message
 
 

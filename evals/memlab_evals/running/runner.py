@@ -1,0 +1,536 @@
+"""Run systems over a dataset and write down exactly what each one would inject.
+
+One work unit is one system over one conversation, in a fresh data folder: turns go
+in order under a manual clock that follows their timestamps, and at each probe the
+context is assembled for the probe's question, timed and logged. Units run where
+an executor puts them (`memlab_evals.running.executors`: this process, a local
+pool, a Ray cluster); their results are put back in a fixed order, so the log
+(timing aside) is the same whatever the executor and the worker count.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import os
+import subprocess
+import tempfile
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from memlab_datasets.types import Conversation, Dataset
+
+from memlab_evals.running.executors import Executor, make_executor
+from memlab_evals.running.log import (
+    ConversationRun,
+    ProbeRecord,
+    RunConfig,
+    RunLog,
+    TriggerTrace,
+)
+from memlab_evals.systems import (
+    RunHealth,
+    check_models,
+    is_baseline,
+    is_peer,
+    make_system,
+    memory_settings,
+    split_systems,
+    split_tools,
+    system_params,
+)
+from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
+from memory_lab.llm_client.response_cache import default_cache_path
+from memory_lab.recipes import recipe
+from memory_lab.stores.locations import StoreSpec
+from memory_lab.text import turn_line
+from memory_lab.tokens import default_counter
+from memory_lab.triggers import get_trigger, load_plugins
+from memory_lab.types import Message
+
+TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers", "executor"}
+"""Fields that say when and how a run was made, not what it found."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One system over one conversation: the grain of parallel work."""
+
+    conversation_index: int
+    system_index: int
+    conversation: Conversation
+    system: str
+    budgets: tuple[int, ...]
+    """Context budgets: the memory is built once and assembled under each."""
+    llm: LLMSettings | None = None
+    stores: StoreSpec | None = None
+    """Servers for the memory recipes, with this unit's own namespace."""
+    extractor: Extractor = DEFAULT_EXTRACTOR
+    """How the offline brain reads facts (`rules` for the ablation)."""
+    plugins: tuple[str, ...] = ()
+    """Modules that register triggers, imported first (worker processes too)."""
+
+    @property
+    def label(self) -> str:
+        """The unit in progress lines and errors: ``conversation / system``."""
+        return f"{self.conversation.id} / {self.system}"
+
+
+def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]:
+    """Feed one conversation to one fresh system and record every probe.
+
+    Each probe's context is assembled under every budget of the unit from the
+    same memory (what a system stores does not depend on the budget its
+    contexts are cut to), so a run over several budgets ingests once. The
+    first budget's assembly embeds the question; later budgets' `retrieve_ms`
+    find it embedded. The stores live in a temporary folder of their own (real
+    SQLite and Chroma), deleted afterwards, so units never see each other's
+    memory.
+    """
+    load_plugins(unit.plugins)
+    conv = unit.conversation
+    if not conv.turns:
+        return {b: (_conversation_run(unit, [], None), []) for b in unit.budgets}
+    counter = default_counter()
+    probes_after = defaultdict(list)
+    for probe in conv.probes:
+        if probe.after_turn not in conv.positions:
+            raise ValueError(
+                f"{conv.id}: probe {probe.id} is asked after unknown turn "
+                f"{probe.after_turn!r}"
+            )
+        probes_after[probe.after_turn].append(probe)
+
+    ingest_ms: list[float] = []
+    records: dict[int, list[ProbeRecord]] = {b: [] for b in unit.budgets}
+    history: list[str] = []
+    history_tokens = 0
+    with tempfile.TemporaryDirectory(prefix="memory-lab-eval-") as tmp:
+        system = make_system(
+            unit.system,
+            budget=unit.budgets[0],
+            tenant=conv.tenant,
+            start=conv.turns[0].timestamp,
+            data_dir=Path(tmp) / "data",
+            counter=counter,
+            llm=unit.llm,
+            stores=unit.stores,
+            extractor=unit.extractor,
+        )
+        try:
+            if _health(system).skipped:
+                # Never ran (a peer without a model): a row that says so, and no
+                # probes, so nothing is scored as if it had forgotten.
+                run = _conversation_run(unit, [], system)
+                return {b: (run, []) for b in unit.budgets}
+            for turn in conv.turns:
+                t0 = time.perf_counter()
+                system.ingest(turn)
+                ingest_ms.append((time.perf_counter() - t0) * 1000)
+                history.append(turn_line(turn))
+                asked = probes_after.get(turn.id, ())
+                if asked:
+                    # Counted as `full` renders it, so full's ratio is exactly 1.
+                    history_tokens = counter.count("\n".join(history))
+                for probe in asked:
+                    system.settle()
+                    for budget in unit.budgets:
+                        _at_budget(system, budget)
+                        records[budget].append(
+                            _probe_record(unit, probe, system, turn, history_tokens)
+                        )
+            run = _conversation_run(unit, ingest_ms, system)
+        finally:
+            system.close()
+    return {b: (run, records[b]) for b in unit.budgets}
+
+
+def _at_budget(system, budget: int) -> None:
+    """Cut the system's next contexts to `budget` (`full` has none to cut)."""
+    if getattr(system, "budget", None) is not None:
+        system.budget = budget
+
+
+def _probe_record(
+    unit: Unit, probe, system, turn: Message, history_tokens: int
+) -> ProbeRecord:
+    """One probe asked of the system now: its context, timed, and what it holds."""
+    conv = unit.conversation
+    t0 = time.perf_counter()
+    ctx = system.context(probe.question)
+    retrieve_ms = (time.perf_counter() - t0) * 1000
+    # Not timed: a second assembly a responder would never ask for.
+    summary_only = _summary_only(system, probe.question)
+    return ProbeRecord(
+        system=unit.system,
+        conversation=conv.id,
+        probe_id=probe.id,
+        category=probe.category,
+        kind=probe.kind,
+        question=probe.question,
+        answer=probe.answer,
+        stale_answers=list(probe.stale_answers),
+        adversarial_answer=probe.adversarial_answer,
+        evidence=list(probe.evidence),
+        evidence_texts=_evidence_texts(conv, probe.evidence),
+        after_turn=probe.after_turn,
+        context=ctx.text,
+        context_tokens=ctx.tokens,
+        history_tokens=history_tokens,
+        # What a window baseline holds depends on its budget: read it per budget.
+        stored_tokens=system.stored_tokens(),
+        retrieve_ms=retrieve_ms,
+        context_items=list(ctx.items),
+        context_tiers=dict(ctx.tiers or {}),
+        summary_only_context=summary_only,
+        asked_at=turn.timestamp.isoformat(),
+        error=ctx.error,
+    )
+
+
+def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
+    """Text of each evidence turn that exists; LoCoMo has a few dangling ids."""
+    return [conv.turn(t).content for t in evidence if t in conv.positions]
+
+
+def _summary_only(system, question: str) -> str | None:
+    """The context without excerpts, for systems that can build one."""
+    build = getattr(system, "summary_only_context", None)
+    return build(question) if callable(build) else None
+
+
+def _trace(system) -> TriggerTrace | None:
+    """What a memory recipe's triggers did; None for the other systems."""
+    trace = getattr(system, "trigger_trace", None)
+    return trace() if callable(trace) else None
+
+
+def _health(system) -> RunHealth:
+    """A system's health; only peers report one, the rest are always fine."""
+    report = getattr(system, "health", None)
+    return report() if callable(report) else RunHealth()
+
+
+def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> ConversationRun:
+    conv = unit.conversation
+    cost = system.cost() if system is not None else None
+    health = _health(system) if system is not None else RunHealth()
+    return ConversationRun(
+        system=unit.system,
+        conversation=conv.id,
+        turns=len(conv.turns),
+        ingest_ms=ingest_ms,
+        brain=cost.brain if cost else "",
+        brain_calls=cost.calls if cost else 0,
+        brain_tokens=cost.tokens if cost else 0,
+        brain_usage=dict(cost.usage) if cost else {},
+        compressions=cost.compressions if cost else 0,
+        stored_facts=system.stored_facts() if system is not None else [],
+        gold_facts=[g.model_dump(mode="json") for g in conv.gold_facts],
+        traps=[t.model_dump(mode="json") for t in conv.traps],
+        turn_texts={m.id: m.content for m in conv.turns},
+        turn_speakers={m.id: m.who for m in conv.turns},
+        episodes=system.episode_stats() if system is not None else [],
+        trigger=_trace(system) if system is not None else None,
+        status=health.status,
+        errors=dict(health.errors),
+        events=list(health.events),
+    )
+
+
+def run_eval(
+    dataset: Dataset,
+    systems: Sequence[str] | str,
+    budget: int,
+    **options,
+) -> RunLog:
+    """Every system over every conversation at one budget (see `run_evals`)."""
+    return run_evals(dataset, systems, [budget], **options)[budget]
+
+
+def run_evals(
+    dataset: Dataset,
+    systems: Sequence[str] | str,
+    budgets: Sequence[int],
+    *,
+    workers: int = 1,
+    executor: Executor | str = "local",
+    progress: bool = True,
+    dataset_spec: str | None = None,
+    corrections: str = "none",
+    llm: LLMSettings | None = None,
+    stores: StoreSpec | None = None,
+    extractor: Extractor = DEFAULT_EXTRACTOR,
+    plugins: Sequence[str] = (),
+) -> dict[int, RunLog]:
+    """Every system over every conversation, as one versioned log per budget.
+
+    Each conversation is ingested into each system once; every probe's context
+    is then assembled under each budget from that one memory, so the logs are
+    what separate runs at each budget would give (timing aside), for the
+    ingestion of one.
+
+    Args:
+        dataset: The conversations with their probes and ground truth.
+        systems: Names (see `memlab_evals.systems`) or one comma-separated string.
+        budgets: Context token budgets for every system except ``full``.
+        workers: Worker processes; 1 runs in this process.
+        executor: Where units run: an `Executor`, or a name from
+            `memlab_evals.running.executors.EXECUTORS` built with `workers`.
+        progress: Show a progress bar.
+        dataset_spec: How the dataset was named on the command line, for the log.
+        corrections: LoCoMo answer-key corrections applied: 'none' or 'audit'.
+        llm: The LLM brain for memory recipes; None keeps the rule-based brain.
+        stores: Servers for the memory recipes' stores; each unit keeps to a
+            namespace of its own under this run's, so none sees another's memory.
+        extractor: How the offline brain reads facts: `parse` or `rules`.
+        plugins: Modules that register triggers; worker processes import them
+            before their first unit (a trigger defined in a notebook cell runs
+            with one worker, in this process).
+
+    Raises:
+        ValueError: for an unknown system, a `+tools` system without `llm`, a
+            budget below 1, workers below 1 or an unknown executor.
+        UnitFailedError: a unit failed on every attempt (Ray executor).
+    """
+    names = split_systems(systems if isinstance(systems, str) else ",".join(systems))
+    check_models(names, llm)
+    budgets = tuple(dict.fromkeys(budgets))
+    if not budgets:
+        raise ValueError("give at least one budget")
+    for budget in budgets:
+        if budget < 1:
+            raise ValueError(
+                f"budget must be a positive number of tokens, got {budget}"
+            )
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    plugins = tuple(plugins)
+    load_plugins(plugins)
+    if isinstance(executor, str):
+        executor = make_executor(executor, workers=workers)
+    triggers = triggers_used(names)
+    _check_reachable(triggers, executor, workers)
+    llm = pin_cache_path(llm)
+    started_at = datetime.now(UTC).isoformat()
+    configs = {
+        budget: RunConfig(
+            dataset=dataset_spec or dataset.name,
+            dataset_hash=dataset.content_hash,
+            systems=names,
+            recipes={n: p for n in names if (p := system_params(n))},
+            memory=memory_settings(budget, extractor),
+            budget=budget,
+            workers=workers,
+            executor=executor.name,
+            git_commit=git_commit(),
+            started_at=started_at,
+            memory_lab_version=_version(),
+            corrections=corrections,
+            triggers=triggers,
+            plugins=list(plugins),
+        )
+        for budget in budgets
+    }
+    run_space = f"eval-{uuid.uuid4().hex[:10]}"
+    units = [
+        Unit(
+            ci,
+            si,
+            conv,
+            name,
+            budgets,
+            llm,
+            _unit_stores(stores, run_space, ci, si),
+            extractor,
+            plugins,
+        )
+        for ci, conv in enumerate(dataset.conversations)
+        for si, name in enumerate(names)
+    ]
+    results = _execute(units, executor, progress)
+    logs = {}
+    for budget in budgets:
+        runs: list[ConversationRun] = []
+        probes: list[ProbeRecord] = []
+        for unit in units:  # the fixed order: conversation, then system as given
+            run, records = results[(unit.conversation_index, unit.system_index)][budget]
+            runs.append(run)
+            probes.extend(records)
+        logs[budget] = RunLog(
+            config=configs[budget],
+            scorers=_scorer_versions(),
+            conversations=runs,
+            probes=probes,
+        )
+    return logs
+
+
+def triggers_used(names: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Each trigger the run's recipes use: where it is defined and a digest of it.
+
+    A trigger's code changes its results as much as its parameters do, so the
+    log names its module and a digest of its source (its decision, its cut and
+    its parameter model).
+    """
+    used: dict[str, dict[str, str]] = {}
+    for name in names:
+        if is_baseline(name) or is_peer(name):
+            continue
+        for use in recipe(split_tools(name)[0]).triggers:
+            trigger = get_trigger(use.name)
+            if trigger is None or use.name in used:
+                continue
+            used[use.name] = {
+                "module": trigger.module,
+                "summary": trigger.summary,
+                "source_sha1": _source_digest(
+                    trigger.decide, trigger.splits, trigger.params
+                ),
+            }
+    return used
+
+
+def _source_digest(*parts: object) -> str:
+    digest = hashlib.sha1()
+    for part in parts:
+        if part is None:
+            continue
+        try:
+            digest.update(inspect.getsource(part).encode())
+        except (OSError, TypeError):  # defined where no source file exists
+            digest.update(repr(part).encode())
+    return digest.hexdigest()[:16]
+
+
+def _check_reachable(
+    triggers: dict[str, dict[str, str]], executor: Executor, workers: int
+) -> None:
+    """Fail before any unit runs when a worker process could not find a trigger.
+
+    Raises:
+        ValueError: naming the trigger defined in ``__main__`` (a notebook cell
+            or a script) while units run in other processes.
+    """
+    in_process = executor.name == "local" and workers == 1
+    stranded = [n for n, t in triggers.items() if t["module"] == "__main__"]
+    if stranded and not in_process:
+        raise ValueError(
+            f"trigger {stranded[0]!r} is defined in __main__ (a notebook cell or a "
+            "script), which worker processes cannot import: run with workers=1, "
+            "or move it to a module and pass it as a plugin"
+        )
+
+
+def _unit_stores(
+    stores: StoreSpec | None, run_space: str, conversation: int, system: int
+) -> StoreSpec | None:
+    if stores is None or not stores.remote:
+        return None
+    return replace(stores, namespace=f"{run_space}-c{conversation}-s{system}")
+
+
+def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
+    """Run the units on the executor, behind one progress bar."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    results: dict[tuple[int, int], dict] = {}
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    # Longest conversations first, so a long one does not start last and leave
+    # the other workers idle at the end.
+    todo = sorted(units, key=lambda u: -len(u.conversation.turns))
+    with Progress(*columns, disable=not progress, transient=True) as bar:
+        task = bar.add_task("eval", total=len(units))
+        for unit, result in executor.run(run_unit, todo):
+            results[(unit.conversation_index, unit.system_index)] = result
+            bar.update(task, description=unit.label)
+            bar.advance(task)
+    return results
+
+
+def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
+    """The brain's settings with the response cache at an absolute path.
+
+    Left unset, each worker would find the default cache from its own
+    environment; fixed here, every worker (a pool's, a Ray cluster's) shares the
+    driver's file, so no unit repeats a request another has already made.
+    """
+    if llm is None or not llm.use_cache:
+        return llm
+    path = Path(llm.cache_path) if llm.cache_path else default_cache_path()
+    return llm.model_copy(update={"cache_path": str(path.expanduser().resolve())})
+
+
+def git_commit() -> str:
+    """The commit the code ran at, with '+dirty' when the tree has edits."""
+    root = Path(__file__).resolve().parents[3]
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{sha}+dirty" if dirty else sha
+
+
+def _version() -> str:
+    try:
+        return version("memory-lab")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _scorer_versions() -> dict[str, str]:
+    """Versions of the scorers that will read this log, when they are installed."""
+    try:
+        from memlab_evals.scorers import SCORER_VERSIONS
+    except ImportError:
+        return {}
+    return dict(SCORER_VERSIONS)
+
+
+def strip_timing(log: RunLog) -> dict:
+    """The log as a dict without wall-clock fields: what determinism compares."""
+    data = log.model_dump(mode="json")
+    for key in TIMING_FIELDS & set(data["config"]):
+        data["config"].pop(key)
+    for run in data["conversations"]:
+        run.pop("ingest_ms", None)
+    for probe in data["probes"]:
+        probe.pop("retrieve_ms", None)
+    return data
+
+
+def default_workers() -> int:
+    """A worker per core, at most four: each one loads its own embedder and stores."""
+    return max(1, min(4, os.cpu_count() or 1))
