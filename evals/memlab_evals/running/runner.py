@@ -480,27 +480,24 @@ def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
 
 def git_commit() -> str:
     """The commit the code ran at, with '+dirty' when the tree has edits."""
-    root = Path(__file__).resolve().parents[3]
     try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
+        sha = _git("rev-parse", "HEAD")
+        dirty = _git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{sha}+dirty" if dirty else sha
+
+
+def _git(*args: str) -> str:
+    """What a git command prints in this code's checkout, stripped."""
+    return subprocess.run(
+        ["git", *args],
+        cwd=Path(__file__).resolve().parents[3],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        check=True,
+    ).stdout.strip()
 
 
 def _version() -> str:
