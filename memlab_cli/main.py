@@ -224,6 +224,7 @@ def _run_main(args: argparse.Namespace) -> int:
             runs=settings.runs,
             extractor=args.extractor,
             plugins=args.plugins,
+            vector_cache=args.vector_cache,
         )
         or 0
     )
@@ -315,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
             args.models = resolve(args, args.settings)
         if args.command in STORE_COMMANDS:
             args.stores = args.settings.stores(args.store, args.episodes_store)
+        if args.command in ("eval", "main"):
+            args.vector_cache = args.settings.vector_cache_path()
         return int(args.func(args) or 0)
     except (MemoryLabError, ValueError, OSError) as err:
         msg = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -11,6 +11,8 @@ them.
 - `MEMORY_LAB_ANSWER_BASE_URL`, `_MODEL`, `_API_KEY`: the model answering probes.
 - `MEMORY_LAB_JUDGE_BASE_URL`, `_MODEL`, `_API_KEY`: the judge grading answers.
 - `MEMORY_LAB_LLM_CACHE`: the response cache file.
+- `MEMORY_LAB_VECTOR_CACHE`: the file `eval` and `main` keep embeddings in (default
+  under the user's cache folder; `off` keeps them in memory only).
 - `MEMORY_LAB_LLM_MAX_CONNECTIONS`, `MEMORY_LAB_LLM_TIMEOUT_S`: how requests are made.
 - `MEMORY_LAB_AGENTIC_MEMORY`: the app offers its replying model the memory tools
   (`memory-lab app --agentic-memory`; the sidebar toggle starts on).
@@ -73,6 +75,11 @@ class Settings(BaseSettings):
         default=None,
         description="Response cache file (default: the user's cache folder).",
     )
+    vector_cache: str | None = Field(
+        default=None,
+        description="Where eval and main keep embeddings ('off': memory only; "
+        "default: the user's cache folder).",
+    )
     llm_max_connections: int = Field(default=4, ge=1)
     llm_timeout_s: float = Field(default=60.0, gt=0)
     agentic_memory: bool = Field(
@@ -112,6 +119,20 @@ class Settings(BaseSettings):
     episodes_store: str | None = Field(
         default=None, description="http://host:port of a Chroma server for episodes."
     )
+
+    def vector_cache_path(self) -> Path | None:
+        """The embedding cache file evals use, or None for `off`."""
+        if self.vector_cache is not None and self.vector_cache.strip().lower() in (
+            "",
+            "off",
+        ):
+            return None
+        if self.vector_cache:
+            return Path(self.vector_cache)
+        from memory_lab.embeddings import MiniLMEmbedder
+        from memory_lab.vector_cache import default_vector_path
+
+        return default_vector_path(MiniLMEmbedder.name)
 
     # -- stores, flags over environment ----------------------------------------------
 

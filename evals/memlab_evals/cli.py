@@ -166,6 +166,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         stores=getattr(args, "stores", None),
         extractor=args.extractor,
         plugins=getattr(args, "plugins", ()),
+        vector_cache=getattr(args, "vector_cache", None),
     )
     status = 0
     for budget, log in logs.items():
@@ -216,6 +217,7 @@ def evaluate_budgets(
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: tuple[str, ...] | list[str] = (),
+    vector_cache: Path | None = None,
 ) -> dict[int, RunLog]:
     """Load the dataset a spec names, run the systems over it, then the models.
 
@@ -227,7 +229,8 @@ def evaluate_budgets(
     `stores`, memory recipes keep their memory on those servers. `executor` and
     `ray_address` choose where units run (see `memlab_evals.running.executors`).
     `plugins` are modules that register triggers, imported here and by every
-    worker process.
+    worker process. `vector_cache` is a file every unit keeps its embeddings in
+    (`memory_lab.vector_cache`), so a turn is embedded once per machine.
 
     Raises:
         ValueError: for an unknown system, a bad budget, or a Ray address
@@ -264,6 +267,7 @@ def evaluate_budgets(
         stores=stores,
         extractor=extractor,
         plugins=plugins,
+        vector_cache=vector_cache,
     )
     return {
         budget: run_models(log, models, started=started, progress=progress)
@@ -495,6 +499,7 @@ def main_job(
     runs: Path = Path("runs"),
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: tuple[str, ...] = (),
+    vector_cache: Path | None = None,
 ) -> int:
     """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
@@ -514,6 +519,8 @@ def main_job(
 
     status = 0
     goal: list[dict] = []
+    seconds: dict[str, float] = {}
+    kept_before = _vectors_kept(vector_cache)
     for label, spec in datasets:
         started = time.perf_counter()
         # Each conversation is ingested into each system once, then assembled
@@ -527,16 +534,58 @@ def main_job(
             models=models,
             extractor=extractor,
             plugins=plugins,
+            vector_cache=vector_cache,
         )
         for budget, log in logs.items():
             name = f"main-{label}-{budget}"
             probes = probe_scores(log)
             status |= publish(log, runs / name, probes=probes)
             goal += goal_rows(name, log, probes)
+        seconds[label] = round(time.perf_counter() - started, 1)
         budgets = " and ".join(f"{b:,}" for b in MAIN_BUDGETS)
-        print(f"{label} at {budgets} tokens: {time.perf_counter() - started:.0f} s")
+        print(f"{label} at {budgets} tokens: {seconds[label]:.0f} s")
     _publish_goal(goal, runs)
+    _publish_times(seconds, runs, kept_before, vector_cache)
     return status
+
+
+def _vectors_kept(path: Path | None) -> int:
+    """How many vectors the cache file held (0 without one): cold or warm."""
+    if path is None or not path.is_file():
+        return 0
+    from memory_lab.embeddings import MiniLMEmbedder
+    from memory_lab.vector_cache import VectorFile
+
+    return VectorFile(path, MiniLMEmbedder.dim).count()
+
+
+def _publish_times(
+    seconds: dict[str, float], runs: Path, kept_before: int, cache: Path | None
+) -> None:
+    """RUNS/main-times.json: the job's wall time, for the README's speed table.
+
+    With the machine it ran on and whether embeddings were already kept, since
+    a first run on a machine makes every vector and a later one reads them.
+    """
+    import os
+    from datetime import UTC, datetime
+
+    from memlab_evals.running.runner import git_commit
+
+    record = {
+        "command": "memory-lab main",
+        "seconds": seconds,
+        "total_seconds": round(sum(seconds.values()), 1),
+        "workers": default_workers(),
+        "cores": os.cpu_count(),
+        "vector_cache": "off" if cache is None else "on",
+        "vectors_kept_before": kept_before,
+        "git_commit": git_commit(),
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path = runs / "main-times.json"
+    path.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {path}: {record['total_seconds']:.0f} s in all")
 
 
 def _publish_goal(rows: list[dict], runs: Path) -> None:

@@ -399,7 +399,9 @@ class _Offered:
         turns: Iterable[tuple[float, int, Message]] = (
             (score, 1, m) for m, score in excerpts if m.id not in shown
         )
-        if any(a[1] < b[1] for a, b in pairwise(excerpts)):
+        if not getattr(excerpts, "best_first", False) and any(
+            a[1] < b[1] for a, b in pairwise(excerpts)
+        ):
             turns = sorted(turns, key=lambda o: -o[0])  # not given best first
         ranked_facts = sorted(
             ((score, 0, fact_id, line) for score, line, fact_id in facts),

@@ -7,6 +7,7 @@ what the responder is shown.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from memory_lab.clock import Clock
@@ -81,7 +82,7 @@ def build_context(
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
     limit = config.assembly.max_fact_lines
     facts = deps.facts.candidates(tenant, query, now=now, limit=limit)
-    excerpts: list[tuple[Message, float]] = []
+    excerpts: Sequence[tuple[Message, float]] = []
     fact_scores: dict[str, float] = {}
     if retrieval.expand_turns:
         # Facts about someone the question names join the candidates whatever

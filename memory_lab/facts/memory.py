@@ -81,6 +81,7 @@ class FactMemory:
         self.config = config
         self._lock = threading.RLock()
         self._active_cache: dict[str, list[Fact]] = {}
+        self._all_cache: dict[str, list[Fact]] = {}
         self._views: dict[str, ActiveView] = {}
 
     # --- reads -----------------------------------------------------------------
@@ -115,7 +116,7 @@ class FactMemory:
                 r for r in rows if r.is_active(now) and subject in (None, r.subject)
             ]
         return as_of(
-            self.store.rows(tenant),
+            self._cached_all(tenant),
             at=at or now,
             believed_at=believed_at or now,
             subject=subject,
@@ -128,6 +129,18 @@ class FactMemory:
                 rows = self.store.rows(tenant, status="active")
                 self._active_cache[tenant] = rows
                 self._views.pop(tenant, None)
+            return rows
+
+    def _cached_all(self, tenant: str) -> list[Fact]:
+        """Every row, kept until a write like the active ones.
+
+        Extraction reads facts as they stood at its turns' time, once per span,
+        and decoding the whole table each time cost as much as the parse.
+        """
+        with self._lock:
+            rows = self._all_cache.get(tenant)
+            if rows is None:
+                rows = self._all_cache[tenant] = self.store.rows(tenant)
             return rows
 
     def candidates(
@@ -180,9 +193,11 @@ class FactMemory:
         with self._lock:
             if tenant is None:
                 self._active_cache.clear()
+                self._all_cache.clear()
                 self._views.clear()
             else:
                 self._active_cache.pop(tenant, None)
+                self._all_cache.pop(tenant, None)
                 self._views.pop(tenant, None)
 
     def rows(self, tenant: str) -> list[Fact]:

@@ -9,6 +9,7 @@ approximate index.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
@@ -59,17 +60,22 @@ class InMemoryTranscriptStore:
     def messages(
         self, tenant: str, thread: str | None = None, **span: Unpack[SeqSpan]
     ) -> list[Message]:
-        """A scan of the tenant's list, which is already in seq order."""
+        """The tenant's messages from `first_seq` on, found by bisection.
+
+        A window read asks for the newest few turns of a long history; scanning
+        from the first turn made every read cost the whole conversation.
+        """
         tenant = require_tenant(tenant)
         first_seq, last_seq = seq_bounds(span)
         with self._lock:
-            return [
-                m
-                for t, m in self._rows.get(tenant, [])
-                if (thread is None or t == thread)
-                and m.seq >= first_seq
-                and (last_seq is None or m.seq <= last_seq)
-            ]
+            rows = self._rows.get(tenant, [])
+            start = bisect_left(rows, first_seq, key=_row_seq)
+            stop = (
+                len(rows)
+                if last_seq is None
+                else bisect_right(rows, last_seq, key=_row_seq)
+            )
+            return [m for t, m in rows[start:stop] if thread is None or t == thread]
 
     def count(self, tenant: str, thread: str | None = None) -> int:
         """How many messages the tenant (or one of its threads) has."""
@@ -218,6 +224,7 @@ class InMemoryEpisodeStore:
         self._embedder = embedder
         self._episodes: dict[str, dict[str, Episode]] = defaultdict(dict)
         self._vectors: dict[str, dict[str, np.ndarray]] = defaultdict(dict)
+        self._stacked: dict[str, tuple[list[Episode], np.ndarray]] = {}
         self._lock = threading.Lock()
 
     def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
@@ -237,6 +244,7 @@ class InMemoryEpisodeStore:
                 if episode.id not in self._episodes[tenant]:
                     self._episodes[tenant][episode.id] = episode.model_copy(deep=True)
                     self._vectors[tenant][episode.id] = vector.astype(np.float32)
+            self._stacked.pop(tenant, None)
 
     def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """The tenant's episodes (those named by `ids`, if given), in seq order."""
@@ -257,22 +265,30 @@ class InMemoryEpisodeStore:
         if top_k <= 0:
             return []
         with self._lock:
-            ids = list(self._vectors.get(tenant, {}))
-            if not ids:
+            if not self._vectors.get(tenant):
                 return []
-            matrix = np.stack([self._vectors[tenant][i] for i in ids])
-            episodes = [self._episodes[tenant][i] for i in ids]
+            episodes, matrix = self._stacked_by_id(tenant)
         q = self._embedder.embed([query])[0].astype(np.float32)
         distances = np.maximum(1.0 - matrix @ q, 0.0)
-        hits = sorted(
-            (
-                (episode, float(d))
-                for episode, d in zip(episodes, distances, strict=True)
-                if d <= max_distance
-            ),
-            key=lambda hit: (hit[1], hit[0].id),
-        )
-        return hits[:top_k]
+        # Stable on rows in id order: equal distances keep id order.
+        order = np.argsort(distances, kind="stable")
+        return [
+            (episodes[i], float(distances[i]))
+            for i in order[:top_k].tolist()
+            if distances[i] <= max_distance
+        ]
+
+    def _stacked_by_id(self, tenant: str) -> tuple[list[Episode], np.ndarray]:
+        """Episodes in id order and their vectors as one matrix, kept until a change."""
+        stacked = self._stacked.get(tenant)
+        if stacked is None:
+            ids = sorted(self._vectors[tenant])
+            stacked = (
+                [self._episodes[tenant][i] for i in ids],
+                np.stack([self._vectors[tenant][i] for i in ids]),
+            )
+            self._stacked[tenant] = stacked
+        return stacked
 
     def count(self, tenant: str) -> int:
         """How many episodes the tenant has."""
@@ -290,10 +306,15 @@ class InMemoryEpisodeStore:
             for i in held:
                 del stored[i]
                 vectors.pop(i, None)
+            self._stacked.pop(tenant, None)
         return len(held)
 
     def close(self) -> None:
         """Nothing to release: the episodes live only in this object."""
+
+
+def _row_seq(row: tuple[str, Message]) -> int:
+    return row[1].seq
 
 
 def _seq_order(episode: Episode) -> tuple[int, int, str]:

@@ -46,6 +46,7 @@ from memlab_evals.systems import (
     system_params,
 )
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
+from memory_lab.embeddings import default_embedder
 from memory_lab.llm_client.response_cache import default_cache_path
 from memory_lab.recipes import recipe
 from memory_lab.stores.locations import StoreSpec
@@ -75,6 +76,8 @@ class Unit:
     """How the offline brain reads facts (`rules` for the ablation)."""
     plugins: tuple[str, ...] = ()
     """Modules that register triggers, imported first (worker processes too)."""
+    vector_cache: Path | None = None
+    """The file embeddings are kept in across units and runs; None: memory only."""
 
     @property
     def label(self) -> str:
@@ -94,6 +97,7 @@ def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]
     memory.
     """
     load_plugins(unit.plugins)
+    default_embedder().keep_on_disk(unit.vector_cache)
     conv = unit.conversation
     if not conv.turns:
         return {b: (_conversation_run(unit, [], None), []) for b in unit.budgets}
@@ -268,6 +272,7 @@ def run_evals(
     stores: StoreSpec | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: Sequence[str] = (),
+    vector_cache: Path | None = None,
 ) -> dict[int, RunLog]:
     """Every system over every conversation, as one versioned log per budget.
 
@@ -293,6 +298,9 @@ def run_evals(
         plugins: Modules that register triggers; worker processes import them
             before their first unit (a trigger defined in a notebook cell runs
             with one worker, in this process).
+        vector_cache: A file every unit keeps its embeddings in, shared by the
+            worker processes and by later runs (`memory_lab.vector_cache`);
+            None keeps them in each process's memory.
 
     Raises:
         ValueError: for an unknown system, a `+tools` system without `llm`, a
@@ -350,6 +358,7 @@ def run_evals(
             _unit_stores(stores, run_space, ci, si),
             extractor,
             plugins,
+            vector_cache,
         )
         for ci, conv in enumerate(dataset.conversations)
         for si, name in enumerate(names)

@@ -10,6 +10,7 @@ imported from `memory_lab.text` (see `STOPWORDS`).
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -45,15 +46,20 @@ _FACTS_OPEN = '<memory type="facts">'
 _BLOCK_CLOSE = "</memory>"
 
 
+# Every scorer of a probe reads the same context again (evidence recall, word
+# overlap, answer recall once per gold value), and a `full` context of a long
+# conversation is tens of thousands of words: the recent ones are kept.
+@functools.lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower-cased words without punctuation or articles, single-spaced."""
     words = _WORD.findall(html.unescape(str(text)).lower())
     return " ".join(w for w in words if w not in ARTICLES)
 
 
-def content_words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def content_words(text: str) -> frozenset[str]:
     """Lower-cased words minus stop words: what "the content" of a turn is."""
-    return {w for w in _WORD.findall(html.unescape(str(text)).lower())} - STOPWORDS
+    return frozenset(_WORD.findall(html.unescape(str(text)).lower())) - STOPWORDS
 
 
 def mentions(text: str, value: str) -> bool:

