@@ -18,17 +18,14 @@ timeout.
 from __future__ import annotations
 
 import hashlib
-import logging
 import os
 import re
-import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-log = logging.getLogger(__name__)
+from memory_lab.cache_file import CacheFile
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS vectors (
@@ -55,26 +52,12 @@ def text_key(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
-class VectorFile:
+class VectorFile(CacheFile):
     """Vectors of one model in one SQLite file, keyed by `text_key`."""
 
     def __init__(self, path: str | Path, dim: int, busy_timeout_s: float = 30.0):
-        self.path = Path(path)
+        super().__init__(Path(path), _SCHEMA, busy_timeout_s)
         self.dim = dim
-        self.busy_timeout_s = busy_timeout_s
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connection() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
-
-    def __repr__(self) -> str:
-        return f"VectorFile({str(self.path)!r})"
-
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
-            with db:
-                yield db
 
     def get(self, keys: Sequence[bytes]) -> dict[bytes, np.ndarray]:
         """The kept vectors among `keys`; a row of the wrong length is ignored."""

@@ -14,11 +14,13 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from memory_lab.cache_file import CacheFile
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -57,7 +59,7 @@ def request_key(base_url: str, body: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
+class ResponseCache(CacheFile):
     """Completion records keyed by `request_key`; safe across threads and processes.
 
     Args:
@@ -67,25 +69,11 @@ class ResponseCache:
     """
 
     def __init__(self, path: str | Path | None = None, busy_timeout_s: float = 30.0):
-        self.path = Path(path) if path is not None else default_cache_path()
-        self.busy_timeout_s = busy_timeout_s
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connection() as db:
-            # WAL is a property of the file, so setting it once is enough.
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute(_SCHEMA)
-
-    def __repr__(self) -> str:
-        return f"ResponseCache({str(self.path)!r})"
-
-    @contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        with closing(sqlite3.connect(self.path, timeout=self.busy_timeout_s)) as db:
-            # NORMAL is durable enough for a cache under WAL and avoids an fsync
-            # per write; a lost last entry only costs one repeated request.
-            db.execute("PRAGMA synchronous=NORMAL")
-            with db:
-                yield db
+        super().__init__(
+            Path(path) if path is not None else default_cache_path(),
+            _SCHEMA,
+            busy_timeout_s,
+        )
 
     def get(self, key: str) -> dict[str, Any] | None:
         """The stored record for `key`, or None."""
