@@ -53,6 +53,25 @@ class Database(Protocol):
         ...
 
 
+def insert_new(db: Database, table: str, values: dict[str, Any], taken: str) -> None:
+    """Insert one row that must be new; a key already held is never overwritten.
+
+    Overwriting is what an update is for; facts and links both refuse it.
+
+    Raises:
+        ValueError: `taken` (which row, whose) when a unique key refuses the row.
+    """
+    names, marks = ", ".join(values), ", ".join("?" for _ in values)
+    with db.write() as conn:
+        try:
+            conn.execute(
+                f"INSERT INTO {table} ({names}) VALUES ({marks})",
+                tuple(values.values()),
+            )
+        except db.integrity_errors as exc:
+            raise ValueError(f"{taken} already exists") from exc
+
+
 class SeqSpan(TypedDict, total=False):
     """Which messages to read by seq; both ends are included."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.base import Database, FactFilters, given_filters
+from memory_lab.stores.base import Database, FactFilters, given_filters, insert_new
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time, time_key
 from memory_lab.stores.tenancy import require_owned
@@ -43,19 +43,12 @@ class SqlFactStore:
                 never overwrites (that is what `update` is for).
         """
         tenant = require_owned(tenant, [fact])
-        values = _encode(fact)
-        names = ", ".join(values)
-        marks = ", ".join("?" for _ in values)
-        with self._db.write() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO facts ({names}) VALUES ({marks})",
-                    tuple(values.values()),
-                )
-            except self._db.integrity_errors as exc:
-                raise ValueError(
-                    f"fact {fact.id!r} already exists for tenant {tenant!r}"
-                ) from exc
+        insert_new(
+            self._db,
+            "facts",
+            _encode(fact),
+            f"fact {fact.id!r} for tenant {tenant!r}",
+        )
 
     def update(self, tenant: str, fact: Fact) -> None:
         """Replace the tenant's row with the same id.

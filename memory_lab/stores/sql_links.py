@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores.base import Database
+from memory_lab.stores.base import Database, insert_new
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time, time_key
 from memory_lab.stores.tenancy import require_owned
@@ -31,18 +31,12 @@ class SqlFactLinkStore:
             ValueError: when the tenant already has a link with this id.
         """
         tenant = require_owned(tenant, [link])
-        values = _encode(link)
-        names, marks = ", ".join(values), ", ".join("?" for _ in values)
-        with self._db.write() as conn:
-            try:
-                conn.execute(
-                    f"INSERT INTO fact_links ({names}) VALUES ({marks})",
-                    tuple(values.values()),
-                )
-            except self._db.integrity_errors as exc:
-                raise ValueError(
-                    f"link {link.id!r} already exists for tenant {tenant!r}"
-                ) from exc
+        insert_new(
+            self._db,
+            "fact_links",
+            _encode(link),
+            f"link {link.id!r} for tenant {tenant!r}",
+        )
 
     def end(self, tenant: str, link: FactLink) -> None:
         """Record the end date `link` carries on the stored row.
