@@ -362,7 +362,10 @@ def _growth_lines(growth: list[dict], mode: str) -> list[str]:
             [
                 g["system"],
                 *[p["context_tokens_mean"] for p in g["points"]],
-                f"{g['context_change']:+.1%}",
+                # None: a system that sends no context (`none`) has no change.
+                "no context"
+                if g["context_change"] is None
+                else f"{g['context_change']:+.1%}",
             ]
             for g in growth
         ],

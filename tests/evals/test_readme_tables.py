@@ -400,12 +400,27 @@ def test_the_speed_table_renders_the_bench_files(tmp_path: Path):
     write_json(tmp_path, speed.FAULTS, FAULTS)
     _main_locomo(tmp_path, 600, {"A": 21.0, "B": 12.0, "C": 30.0, "rag-hybrid": 10.0})
     _main_locomo(tmp_path, 1500, {"A": 4.0, "B": 2.0, "C": 1.0, "rag-hybrid": 1.0})
+    times = {
+        "seconds": {"synthetic": 60.2, "locomo": 110.0},
+        "total_seconds": 170.2,
+        "workers": 2,
+        "cores": 2,
+        "vector_cache": "on",
+        "vectors_kept_before": 0,
+        "git_commit": "abcdef0123",
+    }
+    write_json(tmp_path, speed.MAIN_TIMES, times)
     block = speed.speed_block(tmp_path)
     assert (
         "A 2.10x, B 1.20x, C 3.00x (21.0 ms, 12.0 ms, 30.0 ms against 10.0 ms)" in block
     )
     assert "A 4.00x, B 2.00x, C 1.00x" in block
     assert "| at 600: yes; at 1,500: no |" in block
+    assert (
+        "| `make run` (the main job) <= 3 minutes on 2 cores | 170 s (synthetic 60.2 s, "
+        "locomo 110 s; 2 workers; vector cache empty beforehand: every vector made; "
+        "commit abcdef0) | yes |"
+    ) in block
     rows = {line.split(" | ")[0]: line for line in block.splitlines() if "|" in line}
     ingest = rows["| ingest p95 <= 25 ms per turn (rule-based brain, local embeddings)"]
     assert "A 26.5 ms, B 26.5 ms, C 26.5 ms (p50 13.2 ms)" in ingest
