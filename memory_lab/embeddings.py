@@ -168,9 +168,8 @@ class CachingEmbedder:
             self._remember(kept)
             missing = [k for k in missing if k not in kept]
         if missing:
-            wanted = set(missing)
-            first = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
-            made = self.inner.embed([first[k] for k in missing])
+            text_of = dict(zip(keys, texts, strict=True))
+            made = self.inner.embed([text_of[k] for k in missing])
             fresh = dict(zip(missing, made, strict=True))
             self.computed += len(missing)
             found.update(fresh)
