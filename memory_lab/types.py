@@ -244,6 +244,27 @@ class Fact(Record):
             return False
         return not (self.expires_at is not None and self.expires_at <= now)
 
+    def current_at(self, when: datetime) -> bool:
+        """Whether the row was in memory's current view at record time `when`.
+
+        The view `is_active` reads at the clock's time, rebuilt for an earlier
+        instant from the record-time axis: a row learned after `when` is out, one
+        superseded, forgotten or expired after `when` is in, and an end of
+        validity learned after `when` was not yet known. Values dated to begin
+        after `when` are in, as they are in today's view. A row rewritten in
+        place since (a confirmation renews its TTL) is read as it stands.
+        """
+        if self.status == "contradiction" or self.created_at > when:
+            return False
+        if self.ended_at is not None and self.ended_at <= when:
+            return False
+        if self.status != "active" and self.ended_at is None:
+            return False
+        if self.expires_at is not None and self.expires_at <= when:
+            return False
+        until = self.valid_until if self.ended_at is None else None
+        return until is None or until > when
+
     def believed_at(self, when: datetime) -> bool:
         """Whether memory held this row as true at record time `when`.
 

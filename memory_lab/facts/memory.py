@@ -38,7 +38,7 @@ from memory_lab.facts.reconciliation import (
     reconcile,
     with_unique_ids,
 )
-from memory_lab.facts.timeline import as_of
+from memory_lab.facts.timeline import as_of, current_view_at
 from memory_lab.stores.base import EventLog, FactLinkStore, FactStore
 from memory_lab.types import Fact, FactCandidate, FactLink, MemoryEvent
 
@@ -100,21 +100,23 @@ class FactMemory:
         Args:
             tenant: Whose facts.
             subject: Only facts about this subject, when given.
-            now: Both axes at once: what held at `now` as memory knew it then.
-                At or after the clock's time this is the current view (rows not
-                superseded, forgotten or expired, including values dated to begin
-                later).
+            now: Memory's current view as it stood at `now`: rows not
+                superseded, forgotten or expired by then, including values dated
+                to begin later. The same rows whether or not the clock has passed
+                `now` (`Fact.current_at`).
             at: Valid time: what held in the world at this instant.
             believed_at: Record time: what memory believed at this instant.
         """
         tenant = require_tenant(tenant)
         current = self.clock.now()
         now = now or current
-        if at is None and believed_at is None and now >= current:
-            rows = self._cached_rows(tenant)
-            return [
-                r for r in rows if r.is_active(now) and subject in (None, r.subject)
-            ]
+        if at is None and believed_at is None:
+            if now >= current:
+                rows = self._cached_rows(tenant)
+                return [
+                    r for r in rows if r.is_active(now) and subject in (None, r.subject)
+                ]
+            return current_view_at(self._cached_all(tenant), now, subject=subject)
         return as_of(
             self._cached_all(tenant),
             at=at or now,
@@ -262,7 +264,7 @@ class FactMemory:
             if current is None:
                 # The same slot said with fewer or more qualifiers updates its row.
                 current = family_match(
-                    candidate, self.active(tenant, subject=candidate.subject)
+                    candidate, self.active(tenant, subject=candidate.subject, now=now)
                 )
                 if current is not None:
                     candidate = candidate.model_copy(update={"key": current.key})
@@ -270,7 +272,7 @@ class FactMemory:
             if current is None and self.meaning is not None:
                 # A paraphrase under another key updates or confirms the stored row.
                 current = self.meaning.match(
-                    candidate, self.active(tenant, subject=candidate.subject)
+                    candidate, self.active(tenant, subject=candidate.subject, now=now)
                 )
                 if current is not None:
                     paraphrase = True

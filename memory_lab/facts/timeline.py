@@ -33,3 +33,17 @@ def as_of(
         and row.believed_at(believed_at)
         and row.holds_at(at, believed_at=believed_at)
     ]
+
+
+def current_view_at(
+    rows: Iterable[Fact], when: datetime, *, subject: str | None = None
+) -> list[Fact]:
+    """The rows memory held as current at record time `when` (`Fact.current_at`).
+
+    Background work reads facts as they stood at its turn's time; this gives the
+    same rows whether or not the clock has moved on since, so what a job reads
+    does not depend on how far the worker lags behind the turns.
+    """
+    return [
+        row for row in rows if subject in (None, row.subject) and row.current_at(when)
+    ]

@@ -151,3 +151,44 @@ def test_forgetting_ends_belief_but_not_the_record_of_it():
 )
 def test_a_date_phrase_moves_from_the_value_into_valid_time(value, kept):
     assert without_trailing_date(value) == kept
+
+
+def _replay(lag: timedelta) -> tuple[list, list]:
+    """Write a dated history at each turn's time, with the clock `lag` ahead."""
+    day0 = datetime(2026, 1, 1, tzinfo=UTC)
+    memory, clock = _memory(day0)
+    steps = [
+        (0, cand("accountant", "Berit", category="knowledge", turn="m1")),
+        (1, cand("home_city", "Oslo", category="identity", turn="m2")),
+        # Dated to begin later: today's view holds it from the day it is said.
+        (
+            2,
+            cand("home_city", "Uppsala", category="identity", turn="m3").model_copy(
+                update={"valid_from": day0 + timedelta(days=40)}
+            ),
+        ),
+        # The same slot said with a qualifier, while the day-0 fact is in force
+        # (its TTL ends on day 182, before a lagging clock's time).
+        (100, cand("accountant.external", "Berit Ek", turn="m4")),
+        (101, cand("budget", "300", category="decision", turn="m5")),
+    ]
+    views = []
+    for day, candidate in steps:
+        when = day0 + timedelta(days=day)
+        clock.set(when + lag)
+        memory.write("t", candidate, now=when)
+        views.append([(f.key, f.value) for f in memory.active("t", now=when)])
+    rows = [
+        (f.key, f.value, f.status, f.valid_until)
+        for f in memory.store.rows("t")
+    ]
+    return views, rows
+
+
+def test_work_done_late_reads_and_writes_what_it_would_have_on_time():
+    """A worker behind the clock must reach the same facts as one keeping up."""
+    on_time = _replay(timedelta(0))
+    assert _replay(timedelta(days=400)) == on_time
+    views, _ = on_time
+    assert ("home_city", "Uppsala") in views[2]
+    assert ("accountant.external", "Berit Ek") not in views[3]
