@@ -155,11 +155,20 @@ def test_fact_writes_keep_invariants(ops):
             ),
             st.floats(0.2, 1.0),
             st.integers(0, 400),
+            st.sampled_from(["user", "user", "maja", "user's sister"]),
         ),
         max_size=60,
     ),
     query=st.sampled_from(
-        ["where do I live, Oslo?", "tea", "what about k3", "hello", ""]
+        [
+            "where do I live, Oslo?",
+            "tea",
+            "what about k3",
+            "hello",
+            "",
+            "does Maja like tea?",
+            "where does my sister live",
+        ]
     ),
     limit=st.integers(1, 12),
 )
@@ -168,7 +177,7 @@ def test_fact_candidates_rank_like_all_active_facts(rows, query, limit):
 
     clock = ManualClock(T0)
     facts = FactMemory(InMemoryFactStore(), InMemoryEventLog(), clock, FactConfig())
-    for i, (category, key, value, conf, days) in enumerate(rows):
+    for i, (category, key, value, conf, days, subject) in enumerate(rows):
         clock.advance(timedelta(hours=1))
         facts.write(
             "t",
@@ -178,6 +187,7 @@ def test_fact_candidates_rank_like_all_active_facts(rows, query, limit):
                 category=category,
                 confidence=round(conf, 2),
                 turn=f"m{i}",
+                subject=subject,
             ),
         )
     now = T0 + timedelta(days=days if rows else 0)
