@@ -166,21 +166,28 @@ class Bm25View:
         return self._idf_floor if idf < 0 else idf
 
     def get_scores(self, query: Sequence[str]) -> np.ndarray:
-        """BM25Okapi's score of every document for the query words, in order."""
+        """BM25Okapi's score of every document for the query words, in order.
+
+        Only the documents holding a word are touched for it (a document without
+        it would add exactly 0.0), so a word costs its postings, not the corpus.
+        """
         n = self.corpus_size
         base_n = n - len(self._extra)
         score = np.zeros(n)
         doc_len = self._doc_len
         for q in query:
-            q_freq = np.zeros(n, dtype=np.int64)
             ids, tfs = self._index.postings(q)
-            q_freq[ids] = tfs
-            for j, counts in enumerate(self._extra):
-                q_freq[base_n + j] = counts.get(q, 0)
-            score += (self.idf_of(q) or 0) * (
+            more = [(base_n + j, c[q]) for j, c in enumerate(self._extra) if c.get(q)]
+            if more:
+                ids = np.concatenate([ids, np.asarray([i for i, _ in more])])
+                tfs = np.concatenate([tfs, np.asarray([t for _, t in more])])
+            if not len(ids):
+                continue
+            q_freq = np.asarray(tfs, dtype=np.int64)
+            score[ids] += (self.idf_of(q) or 0) * (
                 q_freq
                 * (self.k1 + 1)
-                / (q_freq + self.k1 * (1 - self.b + self.b * doc_len / self.avgdl))
+                / (q_freq + self.k1 * (1 - self.b + self.b * doc_len[ids] / self.avgdl))
             )
         return score
 

@@ -37,6 +37,28 @@ EPISODE_WEIGHT = 1.0
 FACT_VECTORS = 50_000
 """Fact texts whose embeddings are kept; a fact is embedded once, not per question."""
 
+RANK_DEPTH = 2_000
+"""How deep each ranker's list is fused: reciprocal rank fusion over each ranker's
+first items, as hybrid search fuses each retriever's top k. Deeper than any
+LoCoMo or synthetic conversation's pool, so their rankings are the full ones; a
+longer history is not sorted whole for every question."""
+
+HEAD = 256
+"""Turns put in order before assembly reads any; the rest only if it reads on."""
+
+
+def first_of_lexsort(primary: np.ndarray, secondary: np.ndarray, m: int) -> np.ndarray:
+    """The first `m` of `np.lexsort((secondary, primary))`, without sorting it all.
+
+    Every item tied with the m-th on `primary` is sorted with the head, and the
+    sort is stable, so ties fall exactly as in the full sort.
+    """
+    if len(primary) <= m:
+        return np.lexsort((secondary, primary))
+    bound = np.partition(primary, m - 1)[m - 1]
+    head = np.flatnonzero(primary <= bound)
+    return head[np.lexsort((secondary[head], primary[head]))][:m]
+
 
 def fact_text(fact: Fact) -> str:
     """What a fact is matched on: its key and value.
@@ -62,6 +84,29 @@ def _bm25_score(bm25: Bm25View, query: Sequence[str], doc: Sequence[str]) -> flo
     return score
 
 
+def _episode_ranks(
+    hits: Sequence[tuple[Episode, float]], indexed: np.ndarray, others: np.ndarray
+) -> np.ndarray:
+    """Each item's best-ranked hit episode holding its seq (1 = best; 0: none).
+
+    Items are the indexed turns (`indexed`), then the rest (`others`: window
+    turns and facts). Indexed seqs are ascending when the tenant's turns were
+    compressed in order (one thread), so an episode's turns are one slice.
+    """
+    if len(indexed) > 1 and not bool((np.diff(indexed) >= 0).all()):
+        others, indexed = np.concatenate([indexed, others]), indexed[:0]
+    ranks = np.zeros(len(indexed) + len(others), dtype=np.int64)
+    rest = ranks[len(indexed) :]
+    for rank, (ep, _) in enumerate(hits, start=1):
+        lo = np.searchsorted(indexed, ep.first_seq, side="left")
+        hi = np.searchsorted(indexed, ep.last_seq, side="right")
+        block = ranks[lo:hi]
+        block[block == 0] = rank
+        inside = (others >= ep.first_seq) & (others <= ep.last_seq)
+        rest[inside & (rest == 0)] = rank
+    return ranks
+
+
 class RankedTurns(Sequence[tuple[Message, float]]):
     """Every pool turn with its score, best first, paired only when read.
 
@@ -75,14 +120,29 @@ class RankedTurns(Sequence[tuple[Message, float]]):
     """Already in score order: a reader need not check or sort."""
 
     def __init__(
-        self, pool: Sequence[Message], order: np.ndarray, scores: np.ndarray
+        self, pool: Sequence[Message], scores: np.ndarray, ties: np.ndarray
     ) -> None:
+        """Pool turns by descending `scores`, ties by ascending `ties`, then position.
+
+        Only the first `HEAD` are put in order now; the whole order is made if a
+        reader goes past them.
+        """
         self._pool = pool
-        self._order = order
         self._scores = scores
+        self._ties = ties
+        self._head = first_of_lexsort(-scores, ties, HEAD)
+        self._all: np.ndarray | None = None
+
+    @property
+    def _order(self) -> np.ndarray:
+        if len(self._head) == len(self._scores):
+            return self._head
+        if self._all is None:
+            self._all = np.lexsort((self._ties, -self._scores))
+        return self._all
 
     def __len__(self) -> int:
-        return len(self._order)
+        return len(self._scores)
 
     @overload
     def __getitem__(self, i: int) -> tuple[Message, float]: ...
@@ -95,11 +155,16 @@ class RankedTurns(Sequence[tuple[Message, float]]):
     ) -> tuple[Message, float] | list[tuple[Message, float]]:
         if isinstance(i, slice):
             return [self._pair(int(k)) for k in self._order[i]]
+        if 0 <= i < len(self._head):
+            return self._pair(int(self._head[i]))
         return self._pair(int(self._order[i]))
 
     def __iter__(self) -> Iterator[tuple[Message, float]]:
-        for k in self._order:
+        for k in self._head:
             yield self._pair(int(k))
+        if len(self._head) < len(self._scores):
+            for k in self._order[len(self._head) :]:
+                yield self._pair(int(k))
 
     def _pair(self, k: int) -> tuple[Message, float]:
         return self._pool[k], float(self._scores[k])
@@ -273,10 +338,11 @@ class TurnIndex(ExcerptIndex):
             return [], {}
         live, _ = self._index(transcript, episodes, tenant)
         indexed = list(live)  # a compression may extend the index meanwhile
+        count = len(indexed)
         seen = self._seq_of[tenant]
         # Window turns are offered as memory keeps them, like the indexed ones.
         fresh = [m for m in memory_view(extra) if m.id not in seen]
-        pool = list(indexed) + fresh
+        pool = indexed + fresh if fresh else indexed
         if not pool:
             return [], {}
         with self._lock:
@@ -290,49 +356,52 @@ class TurnIndex(ExcerptIndex):
             for j, text in enumerate(texts):
                 scores[n + j] = _bm25_score(bm25, terms, sorted_terms(text))
         # Items n.. are facts; a fact ties below the turn it matches equally.
+        indexed_seqs = self._seq_array(tenant, count)
         key_seq = np.concatenate(
-            [self._seq_array(tenant, len(indexed)), np.asarray([m.seq for m in fresh])]
+            [indexed_seqs, np.asarray([m.seq for m in fresh])]
             + [np.full(len(facts), -1)]
         ).astype(np.int64)
         matched = np.flatnonzero(scores > 0)
-        lexical = matched[np.lexsort((-key_seq[matched], -scores[matched]))]
+        lexical = matched[
+            first_of_lexsort(-scores[matched], -key_seq[matched], RANK_DEPTH)
+        ]
         query_vec = self.embedder.embed([query])[0]
-        parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if indexed else []
+        parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if count else []
         if fresh:
             parts.append(self.window_vectors(fresh) @ query_vec)
         if facts:
             parts.append(self._facts_matrix(texts) @ query_vec)
         cosines = np.round(np.concatenate(parts), 6)
-        dense = np.lexsort((-key_seq, -cosines))
+        dense = first_of_lexsort(-cosines, -key_seq, RANK_DEPTH)
         # The window's own order is the fourth signal: among equally relevant
         # turns, the ones just said win, as they would in a plain chat window.
-        recent = np.arange(n - 1, len(indexed) - 1, -1)
+        recent = np.arange(n - 1, count - 1, -1)[:RANK_DEPTH]
         # Reciprocal rank fusion (`fusion.fuse_ranks`) over arrays: each item's
         # terms are added in the same order, so the sums are the same floats.
         fused = np.zeros(n + len(facts))
         for ranking in (lexical, dense, recent):
             fused[ranking] += 1.0 / (RRF_K + np.arange(1, len(ranking) + 1))
         # A fact is found through the episode of the turn it was read from.
-        fact_seq = [
-            next(
-                (
-                    s
-                    for t in f.turn_ids
-                    if (s := self._pool_seq(seen, fresh, t)) is not None
-                ),
-                -2,
-            )
-            for f in facts
-        ]
-        item_seq = np.concatenate([key_seq[:n], np.asarray(fact_seq, dtype=np.int64)])
-        episode_rank = np.zeros(n + len(facts), dtype=np.int64)
-        for rank, (ep, _) in enumerate(hits, start=1):
-            inside = (item_seq >= ep.first_seq) & (item_seq <= ep.last_seq)
-            episode_rank[inside & (episode_rank == 0)] = rank
+        fact_seq = np.asarray(
+            [
+                next(
+                    (
+                        s
+                        for t in f.turn_ids
+                        if (s := self._pool_seq(seen, fresh, t)) is not None
+                    ),
+                    -2,
+                )
+                for f in facts
+            ],
+            dtype=np.int64,
+        )
+        episode_rank = _episode_ranks(
+            hits, indexed_seqs, np.concatenate([key_seq[count:n], fact_seq])
+        )
         ranked = np.flatnonzero(episode_rank)
         fused[ranked] += EPISODE_WEIGHT / (RRF_K + episode_rank[ranked])
-        order = np.lexsort((key_seq[:n], -fused[:n]))
         fact_scores = {
             facts[i - n].id: float(fused[i]) for i in range(n, n + len(facts))
         }
-        return RankedTurns(pool, order, fused[:n]), fact_scores
+        return RankedTurns(pool, fused[:n], key_seq[:n]), fact_scores
