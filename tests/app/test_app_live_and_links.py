@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui.live_demo import FILE, NAME
+from tests.app.test_app_logic import _after_memory_work
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -28,14 +29,21 @@ def _app() -> AppTest:
     return at
 
 
-def _chat(at: AppTest, text: str) -> AppTest:
+def _chat(at: AppTest, text: str, data: Path) -> AppTest:
+    """Send a message and read the page once the worker has stored what it said.
+
+    "Remember that ..." is written by the background worker, so a test that reads
+    the facts waits for the job ledger to empty, as the page's refresh does.
+    """
     at.chat_input(key="chat_box").set_value(text).run()
+    assert not at.exception, [e.value for e in at.exception]
+    at = _after_memory_work(at, data)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
 def test_the_demo_source_leads_the_context_and_replaces_memory(data: Path) -> None:
-    at = _chat(_app(), "Remember that my open items are invoice INV-1.")
+    at = _chat(_app(), "Remember that my open items are invoice INV-1.", data)
     at.text_input(key="context_query").set_value("what are my open items?").run()
     assert "INV-1" in _block(at, "facts")
     assert not any(e.label.startswith("live: ") for e in at.expander)
@@ -63,8 +71,8 @@ def _block(at: AppTest, kind: str) -> str:
 
 
 def test_two_facts_are_linked_in_the_facts_tab(data: Path) -> None:
-    at = _chat(_app(), "Remember that my favourite drink is tea.")
-    at = _chat(at, "Remember that my home city is Oslo.")
+    at = _chat(_app(), "Remember that my favourite drink is tea.", data)
+    at = _chat(at, "Remember that my home city is Oslo.", data)
     source, target = at.selectbox(key="link_source").options[:2]
     at.selectbox(key="link_source").set_value(source)
     at.selectbox(key="link_target").set_value(

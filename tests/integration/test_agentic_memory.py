@@ -153,7 +153,15 @@ def test_bad_tool_calls_are_answered_as_errors_and_the_turn_still_answers(
         assert "JSON object" in errors[1]
         assert "invalid arguments" in errors[2] and "key" in errors[2]
         assert "f_nowhere" in errors[3]
-        assert engine.facts.active(TENANT) == []
+        # The worker reads the turn itself ("Remember that ..." is a memory
+        # command): wait for it, then no fact may come from the failed calls.
+        assert engine.flush(timeout=60)
+        from_tools = [
+            f
+            for f in engine.facts.active(TENANT)
+            if any(t.startswith("tool:") for t in f.turn_ids)
+        ]
+        assert from_tools == []
         failed = [e for e in engine.events.events(TENANT) if e.kind == "tool_failed"]
         assert len(failed) == 4
         assert engine.brain.usage()["tool_errors"] == 4
@@ -213,7 +221,16 @@ def test_a_cached_tool_conversation_is_replayed_and_its_calls_carried_out_again(
         try:
             step = engine.chat(TENANT, "Remember that I drink tea.", message_id="m1")
             assert step.reply == "Tea it is."
-            stores.append([f.value for f in engine.facts.active(TENANT)])
+            # What the tool stored, read after the worker's own reading of the
+            # turn, so the list does not depend on the worker's timing.
+            assert engine.flush(timeout=60)
+            stores.append(
+                [
+                    f.value
+                    for f in engine.facts.active(TENANT)
+                    if any(t.startswith("tool:") for t in f.turn_ids)
+                ]
+            )
             usage = engine.brain.usage()
         finally:
             engine.close()
