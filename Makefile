@@ -11,7 +11,7 @@ WHEELHOUSE ?= $(HOME)/.cache/memory-lab/wheels
 LLAMA_PIN := $(shell grep -m1 '^llama-cpp-python' requirements.lock)
 LLAMA_VER := $(subst llama-cpp-python==,,$(LLAMA_PIN))
 
-.PHONY: setup run test test-fast soak triggers readme lab app bench lock lint typecheck clean
+.PHONY: setup run test test-fast soak triggers readme screenshots lab app bench lock lint typecheck clean
 
 setup: $(STAMP)
 
@@ -50,6 +50,11 @@ triggers: $(STAMP)
 # files (evals/results, benchmarks/results); a test fails when they disagree.
 readme: $(STAMP)
 	$(BIN)/python -m memlab_evals.readme.tables README.md
+
+# The README's app pictures in docs/, taken by the browser tests (a plain test run
+# leaves docs/ alone).
+screenshots: $(STAMP)
+	MEMORY_LAB_DOCS_SHOTS=1 $(BIN)/python -m pytest -p no:cacheprovider tests/app/test_browser.py tests/app/test_browser_chats.py
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --no-browser --ip 127.0.0.1 --allow-root notebooks/

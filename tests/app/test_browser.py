@@ -2,12 +2,13 @@
 
 Checks what a stakeholder would: a message goes in, the facts and window panels
 update, advancing the clock a day makes trigger C compress the window into an
-episode. Screenshots are saved under tests/app/artifacts/ (and the chat-and-facts
-view is copied to docs/app.png for the README).
+episode. Screenshots are saved under tests/app/artifacts/; `make screenshots`
+also copies the chat-and-facts view to docs/app.png for the README.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -226,6 +227,19 @@ def test_chat_updates_facts_and_window_and_a_day_fires_trigger_c(server: str) ->
         _tab(page, "Context")
         page.get_by_text(re.compile(r"^Total \d+ / \d+ tokens")).wait_for()
         page.screenshot(path=str(ARTIFACTS / "05_context.png"))
+    publish_to_docs({ARTIFACTS / "01_chat_and_facts.png": "app.png"})
+
+
+def publish_to_docs(shots: dict[Path, str]) -> None:
+    """Copy screenshots into docs/ under the README's names, only when asked.
+
+    A test run leaves the checkout as it found it (a soak records the commit it
+    tested, CI runs on a clean clone); `make screenshots` sets
+    MEMORY_LAB_DOCS_SHOTS=1 to refresh the README's pictures.
+    """
+    if os.environ.get("MEMORY_LAB_DOCS_SHOTS") != "1":
+        return
     docs = ROOT / "docs"
     docs.mkdir(exist_ok=True)
-    shutil.copyfile(ARTIFACTS / "01_chat_and_facts.png", docs / "app.png")
+    for shot, name in shots.items():
+        shutil.copyfile(shot, docs / name)

@@ -3,25 +3,25 @@
 A stakeholder's path: say a fact in one chat, open a new chat and ask for it
 (the answer names the chat it came from), switch back, search, delete a chat
 and restore it, and see the same question answered with and without memory.
-Each step is saved under docs/ as `chats-N-*.png` for the README.
+Each step is saved as `chats-N-*.png`, copied to docs/ for the README by
+`make screenshots`.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
 from tests.app.test_browser import (
     ARTIFACTS,
     MEMORY_MS,
-    ROOT,
     STEP_MS,
     _send,
     _settle,
     chromium,
     open_app,
+    publish_to_docs,
 )
 from tests.app.test_browser import server as server  # noqa: F401  (the fixture)
 
@@ -125,7 +125,4 @@ def test_two_chats_share_memory_and_the_list_loses_nothing(server: str) -> None:
         assert "Oslo" in text.split("Without memory")[0], text
         assert "Memory holds nothing" in text.split("Without memory")[1], text
         _shot(page, "chats-7-with-and-without-memory.png")
-    docs = ROOT / "docs"
-    docs.mkdir(exist_ok=True)
-    for shot in sorted(ARTIFACTS.glob("chats-*.png")):
-        shutil.copyfile(shot, docs / shot.name)
+    publish_to_docs({shot: shot.name for shot in sorted(ARTIFACTS.glob("chats-*.png"))})
