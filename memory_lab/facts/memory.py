@@ -83,6 +83,7 @@ class FactMemory:
         self._active_cache: dict[str, list[Fact]] = {}
         self._all_cache: dict[str, list[Fact]] = {}
         self._views: dict[str, ActiveView] = {}
+        self._revisions: dict[str, int] = {}
 
     # --- reads -----------------------------------------------------------------
 
@@ -126,6 +127,7 @@ class FactMemory:
 
     def _cached_rows(self, tenant: str) -> list[Fact]:
         with self._lock:
+            self._drop_if_changed(tenant)
             rows = self._active_cache.get(tenant)
             if rows is None:
                 rows = self.store.rows(tenant, status="active")
@@ -140,10 +142,26 @@ class FactMemory:
         and decoding the whole table each time cost as much as the parse.
         """
         with self._lock:
+            self._drop_if_changed(tenant)
             rows = self._all_cache.get(tenant)
             if rows is None:
                 rows = self._all_cache[tenant] = self.store.rows(tenant)
             return rows
+
+    def _drop_if_changed(self, tenant: str) -> None:
+        """Forget the tenant's cached reads when its rows changed since they were made.
+
+        Another engine on the same database (the app opens one per tenant, and
+        any engine's worker may do a job another recorded) or another process
+        writes without passing through this object. The revision is read before
+        the rows, so a write landing between the two only costs a reread.
+        """
+        revision = self.store.revision(tenant)
+        if self._revisions.get(tenant) != revision:
+            self._active_cache.pop(tenant, None)
+            self._all_cache.pop(tenant, None)
+            self._views.pop(tenant, None)
+            self._revisions[tenant] = revision
 
     def candidates(
         self, tenant: str, query: str, *, now: datetime | None = None, limit: int
@@ -187,10 +205,11 @@ class FactMemory:
         return self._view(tenant).about(query, now, limit)
 
     def refresh(self, tenant: str | None = None) -> None:
-        """Forget cached reads, e.g. after another process wrote to the same store.
+        """Forget cached reads (e.g. after the store was restored under them).
 
         Reads of active facts are cached per tenant and dropped on every write made
-        through this object; writes always reconcile against the store itself.
+        through this object, and when the store's revision shows another writer's;
+        writes always reconcile against the store itself.
         """
         with self._lock:
             if tenant is None:

@@ -193,6 +193,10 @@ class FactStore(Protocol):
         """One row, or None (including when it belongs to another tenant)."""
         ...
 
+    def revision(self, tenant: str) -> int:
+        """A number that moves with every change to the tenant's rows."""
+        ...
+
 
 class FactLinkStore(Protocol):
     """Typed links between facts. Links are inserted or end-dated, never deleted."""

@@ -91,7 +91,13 @@ class InMemoryFactStore:
     def __init__(self) -> None:
         """Start empty."""
         self._rows: dict[str, dict[str, Fact]] = defaultdict(dict)
+        self._revisions: dict[str, int] = defaultdict(int)
         self._lock = threading.Lock()
+
+    def revision(self, tenant: str) -> int:
+        """How many changes the tenant's rows have had."""
+        with self._lock:
+            return self._revisions[require_tenant(tenant)]
 
     def insert(self, tenant: str, fact: Fact) -> None:
         """Store a new row.
@@ -107,6 +113,7 @@ class InMemoryFactStore:
                     f"fact {fact.id!r} already exists for tenant {tenant!r}"
                 )
             rows[fact.id] = fact.model_copy(deep=True)
+            self._revisions[tenant] += 1
 
     def update(self, tenant: str, fact: Fact) -> None:
         """Replace the tenant's row with the same id.
@@ -120,6 +127,7 @@ class InMemoryFactStore:
             if fact.id not in rows:
                 raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
             rows[fact.id] = fact.model_copy(deep=True)
+            self._revisions[tenant] += 1
 
     def rows(self, tenant: str, **filters: Unpack[FactFilters]) -> list[Fact]:
         """A scan of every row; the reference the SQL stores are checked against."""

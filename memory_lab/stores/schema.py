@@ -310,6 +310,11 @@ PURGES = Table(
         _opt("cache_path"),
     ),
 )
+FACT_REVISIONS = Table(
+    "fact_revisions",
+    (_col("tenant"), _col("revision", "bigint")),
+    primary_key=("tenant",),
+)
 MEMORY_SESSIONS = Table(
     "memory_sessions",
     (
@@ -377,6 +382,9 @@ STEPS: tuple[tuple[Operation, ...], ...] = (
     (CreateTable(PURGES),),
     # 8: the lifecycle of each thread's session (`memory_lab.sessions`).
     (CreateTable(MEMORY_SESSIONS),),
+    # 9: a counter per tenant bumped by every change to its facts, so a reader
+    # caching them sees another connection's writes (`FactStore.revision`).
+    (CreateTable(FACT_REVISIONS),),
 )
 """Schema changes in order; entry N (from 1) brings a database to version N."""
 

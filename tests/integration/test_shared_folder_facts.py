@@ -1,0 +1,65 @@
+"""Two writers on one store: cached fact reads see each other's writes.
+
+The app opens one engine per tenant on the same folder, and any engine's worker
+may do a job another recorded; two processes may share a folder too. A reader
+that cached a tenant's facts must not go on answering from that cache after
+another connection wrote them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_lab.clock import ManualClock
+from memory_lab.config import FactConfig
+from memory_lab.engine import MemoryEngine
+from memory_lab.facts.memory import FactMemory
+from memory_lab.stores import SqlEventLog, SqlFactStore
+from memory_lab.stores.sqlite_db import SqliteDatabase
+from tests.helpers import T0, cand
+
+
+def _memory(path: Path, clock: ManualClock) -> FactMemory:
+    db = SqliteDatabase(path)
+    return FactMemory(SqlFactStore(db), SqlEventLog(db), clock, FactConfig())
+
+
+def test_a_cached_read_sees_a_write_made_through_another_connection(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock(T0)
+    reader = _memory(tmp_path / "memory.sqlite3", clock)
+    writer = _memory(tmp_path / "memory.sqlite3", clock)
+    assert reader.active("alice") == []
+    assert reader.candidates("alice", "what drink do I like?", limit=5) == []
+
+    writer.write("alice", cand("favourite.drink", "tea"))
+
+    assert [f.value for f in reader.active("alice")] == ["tea"]
+    found = reader.candidates("alice", "what drink do I like?", limit=5)
+    assert [f.value for f in found] == ["tea"]
+    # A correction through the other connection replaces the cached value too.
+    writer.write("alice", cand("favourite.drink", "coffee", source="explicit"))
+    assert [f.value for f in reader.active("alice")] == ["coffee"]
+    # The other tenant's reads are untouched by it.
+    assert reader.active("bob") == []
+
+
+def test_an_engine_reads_facts_another_engine_on_its_folder_stored(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock(T0)
+    first = MemoryEngine(tmp_path, clock=clock)
+    second = MemoryEngine(tmp_path, clock=clock)
+    try:
+        before = first.assemble("alice", "what is my favourite drink?")
+        assert "tea" not in before.text
+        second.chat("alice", "Remember that my favourite drink is tea.")
+        assert second.flush(timeout=120) and first.flush(timeout=120)
+        assert any(f.value == "tea" for f in first.facts.active("alice"))
+        after = first.assemble("alice", "what is my favourite drink?")
+        facts = next(b for b in after.blocks if b.kind == "facts")
+        assert "tea" in facts.text
+    finally:
+        first.close()
+        second.close()
