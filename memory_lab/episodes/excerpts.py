@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from memory_lab.episodes.bm25 import Bm25Index, Bm25View
 from memory_lab.restatement import memory_view
@@ -37,6 +38,15 @@ def indexed_text(turn: Message) -> str:
     return f"{turn.speaker}: {text}" if turn.speaker else text
 
 
+@runtime_checkable
+class Revisioned(Protocol):
+    """An episode store that says when its episodes changed (the committed one)."""
+
+    def revision(self, tenant: str) -> int:
+        """A number every change to the tenant's episodes moves."""
+        ...
+
+
 class ExcerptIndex:
     """BM25 over every compressed turn of a tenant.
 
@@ -45,6 +55,10 @@ class ExcerptIndex:
     verbatim. It is a cache: loaded once from the stores, then told about each new
     compression (`add`), which extends the inverted index (`bm25.Bm25Index`)
     rather than rebuilding it; the transcript stays the truth.
+
+    Over a store that counts its changes (`Revisioned`), each read first checks
+    the count: a compression or trash move made by another engine or process
+    on the same database, which nobody told this index, makes it load again.
     """
 
     def __init__(self) -> None:
@@ -52,13 +66,20 @@ class ExcerptIndex:
         self._bm25: dict[str, Bm25Index] = {}
         self._seq_of: dict[str, dict[str, int]] = {}
         """Per tenant, each indexed turn's seq by its id."""
+        self._revision: dict[str, int] = {}
+        """Per tenant, the episode store's revision the index holds."""
         self._lock = threading.Lock()
 
     def _load(
         self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
     ) -> None:
+        revision = (
+            episodes.revision(tenant) if isinstance(episodes, Revisioned) else None
+        )
         if tenant in self._turns:
-            return
+            if revision is None or revision == self._revision.get(tenant):
+                return
+            self._forget(tenant)
         turns: list[Message] = []
         for ep in episodes.get(tenant):
             turns.extend(
@@ -69,6 +90,8 @@ class ExcerptIndex:
         self._turns[tenant] = []
         self._bm25[tenant] = Bm25Index()
         self._seq_of[tenant] = {}
+        if revision is not None:
+            self._revision[tenant] = revision
         self._append(tenant, turns)
 
     def _append(self, tenant: str, turns: Sequence[Message]) -> None:
@@ -86,17 +109,32 @@ class ExcerptIndex:
         the trash or back.
         """
         with self._lock:
-            for cache in (self._turns, self._bm25, self._seq_of):
-                cache.pop(tenant, None)
+            self._forget(tenant)
 
-    def add(self, tenant: str, turns: Sequence[Message]) -> None:
+    def _forget(self, tenant: str) -> None:
+        """Drop the tenant's index (the caller holds the lock)."""
+        for cache in (self._turns, self._bm25, self._seq_of, self._revision):
+            cache.pop(tenant, None)
+
+    def add(
+        self, tenant: str, turns: Sequence[Message], *, revision: int | None = None
+    ) -> None:
         """Index turns that were just compressed.
 
-        A no-op until the tenant is loaded.
+        A no-op until the tenant is loaded. `revision` is the episode store's
+        revision the compression committed: when the index is not at the one
+        before it, someone else changed the episodes too, and the index loads
+        again at its next read instead.
         """
         with self._lock:
-            if tenant in self._turns and turns:
-                self._append(tenant, turns)
+            if tenant not in self._turns or not turns:
+                return
+            if revision is not None and tenant in self._revision:
+                if self._revision[tenant] != revision - 1:
+                    self._forget(tenant)
+                    return
+                self._revision[tenant] = revision
+            self._append(tenant, turns)
 
     def _index(
         self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str

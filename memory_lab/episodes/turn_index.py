@@ -188,18 +188,21 @@ class TurnIndex(ExcerptIndex):
         self._seqs: dict[str, np.ndarray] = {}
         self._vec_lock = threading.Lock()
 
-    def drop(self, tenant: str) -> None:
+    def _forget(self, tenant: str) -> None:
         """Forget the tenant's index and its vectors (see `ExcerptIndex.drop`)."""
-        super().drop(tenant)
+        super()._forget(tenant)
         with self._vec_lock:
             for cache in (self._matrix, self._pool, self._seqs):
                 cache.pop(tenant, None)
 
-    def add(self, tenant: str, turns: Sequence[Message]) -> None:
+    def add(
+        self, tenant: str, turns: Sequence[Message], *, revision: int | None = None
+    ) -> None:
         """Index just-compressed turns and embed them now, so questions stay fast."""
-        super().add(tenant, turns)
-        if tenant in self._matrix:
-            self._indexed_vectors(tenant, self._turns[tenant])
+        super().add(tenant, turns, revision=revision)
+        indexed = self._turns.get(tenant)
+        if indexed is not None and tenant in self._matrix:
+            self._indexed_vectors(tenant, indexed)
 
     def _indexed_vectors(self, tenant: str, turns: Sequence[Message]) -> np.ndarray:
         """One row per indexed turn, in order; only the new tail is embedded."""

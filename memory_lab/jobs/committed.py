@@ -35,6 +35,10 @@ class CommittedEpisodeStore:
         self.index.add(tenant, episodes)
         self.ledger.commit_episodes(require_tenant(tenant), episodes)
 
+    def revision(self, tenant: str) -> int:
+        """Moves with every commit, trash move or purge of the tenant's episodes."""
+        return self.ledger.episodes_revision(tenant)
+
     def get(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """Committed episodes, read from the ledger (the index may hold more)."""
         found = self.ledger.episodes(tenant, ids)

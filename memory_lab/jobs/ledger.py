@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores import revisions
 from memory_lab.stores.base import Connection, Database
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
@@ -206,10 +207,15 @@ class JobLedger:
 
     # --- committed episodes ------------------------------------------------------
 
-    def commit_episodes(self, tenant: str, episodes: Sequence[Episode]) -> None:
-        """Record episodes as committed; an id already recorded is kept as it was."""
+    def commit_episodes(self, tenant: str, episodes: Sequence[Episode]) -> int:
+        """Record episodes as committed; an id already recorded is kept as it was.
+
+        Returns the tenant's episode revision after this commit (see
+        `episodes_revision`).
+        """
         tenant = require_owned(tenant, episodes)
         with self.db.write() as conn:
+            revisions.bump(conn, tenant, "episodes")
             conn.executemany(
                 "INSERT INTO memory_episodes (tenant, id, thread, first_seq,"
                 " last_seq, record) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -225,6 +231,18 @@ class JobLedger:
                     for e in episodes
                 ],
             )
+            return revisions.read(conn, tenant, "episodes")
+
+    def episodes_revision(self, tenant: str) -> int:
+        """A number every change to the tenant's committed episodes moves.
+
+        Commits, trash moves and purges move it, through any engine or process,
+        so a cache built from the episodes (the excerpt index) sees a change it
+        was not told about.
+        """
+        tenant = require_tenant(tenant)
+        with self.db.read() as conn:
+            return revisions.read(conn, tenant, "episodes")
 
     def episodes(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """Committed episodes (those named by `ids`, if given), in seq order."""

@@ -70,7 +70,7 @@ def compress_span(deps: JobParts, job: Job) -> list[MemoryEvent]:
         if not deps.jobs.claim(job):
             return []
         current = _require_contiguous(deps, job)
-        deps.jobs.commit_episodes(tenant, episodes)
+        revision = deps.jobs.commit_episodes(tenant, episodes)
         deps.jobs.save_marks(
             tenant,
             thread,
@@ -83,7 +83,7 @@ def compress_span(deps: JobParts, job: Job) -> list[MemoryEvent]:
         deps.events.append(tenant, events)
         phases.reached("checkpoint")
         deps.jobs.finish(job)
-    deps.excerpts.add(tenant, span)
+    deps.excerpts.add(tenant, span, revision=revision)
     return events
 
 

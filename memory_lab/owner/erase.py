@@ -14,6 +14,7 @@ from typing import Any
 
 from memory_lab.jobs.ledger import ThreadMarks
 from memory_lab.owner.tables import TENANT_TABLES
+from memory_lab.stores import revisions
 from memory_lab.types import Episode
 
 ROW_TABLES = {
@@ -24,12 +25,19 @@ ROW_TABLES = {
 }
 """Tables whose rows a purge deletes one by one, by the kind of record they hold."""
 
+CACHED: dict[str, revisions.RevisionKind] = {"facts": "facts", "episodes": "episodes"}
+"""Kinds engines cache, by the revision counter that tells them of a change."""
+
 
 def delete_rows(conn: Any, kind: str, tenant: str, ids: Sequence[str]) -> int:
     """Delete the tenant's rows of one kind by id; returns how many were held."""
     table = ROW_TABLES[kind]
     sql = f"DELETE FROM {table} WHERE tenant = ? AND id = ?"
-    return _each(conn, sql, [(tenant, i) for i in dict.fromkeys(ids)])
+    removed = _each(conn, sql, [(tenant, i) for i in dict.fromkeys(ids)])
+    if kind in CACHED:
+        # Engines caching these rows read them again.
+        revisions.bump(conn, tenant, CACHED[kind])
+    return removed
 
 
 def delete_trash(conn: Any, tenant: str, kind: str, ids: Sequence[str]) -> int:
@@ -74,6 +82,7 @@ def threads(conn: Any, tenant: str) -> list[str]:
 
 def replace_episodes(conn: Any, tenant: str, episodes: Sequence[Episode]) -> None:
     """Overwrite committed episodes in place (their summaries were removed)."""
+    revisions.bump(conn, tenant, "episodes")
     conn.executemany(
         "UPDATE memory_episodes SET first_seq = ?, last_seq = ?, record = ?"
         " WHERE tenant = ? AND id = ?",
@@ -130,8 +139,16 @@ def clear_errors(conn: Any, tenant: str, seqs: Collection[int]) -> int:
 
 
 def drop_tenant(conn: Any, tenant: str) -> int:
-    """Delete every row of the tenant in the database, tombstones excepted."""
-    return sum(
+    """Delete every row of the tenant in the database, tombstones excepted.
+
+    The revision counters stay and move, so an engine holding the tenant's
+    facts or episodes in a cache drops it (a counter starting again from zero
+    could come back to the value a cache was built at).
+    """
+    removed = sum(
         conn.execute(f"DELETE FROM {table} WHERE tenant = ?", (tenant,)).rowcount
         for table in TENANT_TABLES
     )
+    for kind in CACHED.values():
+        revisions.bump(conn, tenant, kind)
+    return removed

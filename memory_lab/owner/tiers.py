@@ -27,7 +27,7 @@ from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
 from memory_lab.stores.sql_events import SqlEventLog
-from memory_lab.stores.sql_facts import SqlFactStore, bump_revision
+from memory_lab.stores.sql_facts import SqlFactStore
 from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
@@ -199,8 +199,6 @@ def _facts(
 ) -> None:
     with opened.db.write() as conn:
         removed = erase.delete_rows(conn, "facts", t.tenant, plan.facts)
-        # Engines caching the tenant's facts read them again.
-        bump_revision(conn, t.tenant)
         links = erase.delete_links(conn, t.tenant, plan.facts)
         erase.delete_trash(conn, t.tenant, "fact", plan.facts)
         opened.log.tier_done(t.id, "facts", {"rows": removed, "links": links})

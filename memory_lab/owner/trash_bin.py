@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import EventKind, make_event
+from memory_lab.stores import revisions
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 
@@ -165,6 +166,9 @@ class TrashBin:
                 "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
                 (tenant, kind, item),
             )
+            if kind == "episode":
+                # Reads see the episode again, in every engine on this database.
+                revisions.bump(conn, tenant, "episodes")
 
     def _put(self, tenant: str, kind: TrashKind, item: str, label: str) -> MemoryEvent:
         line = " ".join(label.split())
@@ -179,6 +183,8 @@ class TrashBin:
                 " trashed_at = excluded.trashed_at",
                 (tenant, kind, item, held.label, encode_time(held.trashed_at)),
             )
+            if kind == "episode":
+                revisions.bump(conn, tenant, "episodes")
         return self._log(tenant, "moved_to_trash", held)
 
     def _log(self, tenant: str, kind: EventKind, held: TrashedItem) -> MemoryEvent:

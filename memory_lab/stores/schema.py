@@ -310,10 +310,10 @@ PURGES = Table(
         _opt("cache_path"),
     ),
 )
-FACT_REVISIONS = Table(
-    "fact_revisions",
-    (_col("tenant"), _col("revision", "bigint")),
-    primary_key=("tenant",),
+MEMORY_REVISIONS = Table(
+    "memory_revisions",
+    (_col("tenant"), _col("kind"), _col("revision", "bigint")),
+    primary_key=("tenant", "kind"),
 )
 MEMORY_SESSIONS = Table(
     "memory_sessions",
@@ -382,9 +382,10 @@ STEPS: tuple[tuple[Operation, ...], ...] = (
     (CreateTable(PURGES),),
     # 8: the lifecycle of each thread's session (`memory_lab.sessions`).
     (CreateTable(MEMORY_SESSIONS),),
-    # 9: a counter per tenant bumped by every change to its facts, so a reader
-    # caching them sees another connection's writes (`FactStore.revision`).
-    (CreateTable(FACT_REVISIONS),),
+    # 9: counters per tenant and kind of record, moved by every change, so a
+    # reader caching them sees another connection's writes
+    # (`memory_lab.stores.revisions`).
+    (CreateTable(MEMORY_REVISIONS),),
 )
 """Schema changes in order; entry N (from 1) brings a database to version N."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores import revisions
 from memory_lab.stores.base import Database, FactFilters, given_filters, insert_new
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import decode_json, encode_json, encode_time, time_key
@@ -50,7 +51,7 @@ class SqlFactStore:
                 _encode(fact),
                 f"fact {fact.id!r} for tenant {tenant!r}",
             )
-            bump_revision(conn, tenant)
+            revisions.bump(conn, tenant, "facts")
 
     def update(self, tenant: str, fact: Fact) -> None:
         """Replace the tenant's row with the same id.
@@ -69,7 +70,7 @@ class SqlFactStore:
             )
             if cursor.rowcount != 1:
                 raise KeyError(f"no fact {fact.id!r} for tenant {tenant!r}")
-            bump_revision(conn, tenant)
+            revisions.bump(conn, tenant, "facts")
 
     def revision(self, tenant: str) -> int:
         """A number every change to the tenant's rows moves, whoever made it.
@@ -79,10 +80,7 @@ class SqlFactStore:
         """
         tenant = require_tenant(tenant)
         with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT revision FROM fact_revisions WHERE tenant = ?", (tenant,)
-            ).fetchone()
-        return 0 if row is None else int(row[0])
+            return revisions.read(conn, tenant, "facts")
 
     def rows(self, tenant: str, **filters: Unpack[FactFilters]) -> list[Fact]:
         """Each filter given becomes one equality in the WHERE clause."""
@@ -109,15 +107,6 @@ class SqlFactStore:
     def close(self) -> None:
         """Release the database connection."""
         self._db.close()
-
-
-def bump_revision(conn: Any, tenant: str) -> None:
-    """Move the tenant's fact revision, inside the transaction that changed a row."""
-    conn.execute(
-        "INSERT INTO fact_revisions (tenant, revision) VALUES (?, 1)"
-        " ON CONFLICT (tenant) DO UPDATE SET revision = fact_revisions.revision + 1",
-        (tenant,),
-    )
 
 
 def _encode(fact: Fact) -> dict[str, Any]:

@@ -1,15 +1,17 @@
-"""Two writers on one store: cached fact reads see each other's writes.
+"""Two writers on one store: cached reads see each other's writes.
 
 The app opens one engine per tenant on the same folder, and any engine's worker
 may do a job another recorded; two processes may share a folder too. A reader
-that cached a tenant's facts must not go on answering from that cache after
-another connection wrote them.
+that cached a tenant's facts or excerpt index must not go on answering from
+that cache after another connection changed them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from memlab_cli.conversation_io import builtin
+from memory_lab import MemoryConfig, recipe
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
 from memory_lab.engine import MemoryEngine
@@ -60,6 +62,41 @@ def test_an_engine_reads_facts_another_engine_on_its_folder_stored(
         after = first.assemble("alice", "what is my favourite drink?")
         facts = next(b for b in after.blocks if b.kind == "facts")
         assert "tea" in facts.text
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_engine_searches_turns_another_engine_on_its_folder_compressed(
+    tmp_path: Path,
+) -> None:
+    conv = builtin()
+    tenant, half = conv.tenant, len(conv.messages) // 2
+    clock = ManualClock(conv.messages[0].timestamp)
+    config = MemoryConfig(recipe=recipe("A"))
+    first = MemoryEngine(tmp_path, config=config, clock=clock)
+    second = MemoryEngine(tmp_path, config=config, clock=clock)
+    try:
+        for m in conv.messages[:half]:
+            first.ingest(tenant, [m])
+        assert first.flush(timeout=120)
+        # The first engine's excerpt index is loaded; then it stops doing work,
+        # so every later compression is the second engine's.
+        first.assemble(tenant, "anything")
+        first.worker.stop()
+        held = {ep.id for ep in first.episodes.get(tenant)}
+        for m in conv.messages[half:]:
+            second.ingest(tenant, [m])
+        assert second.flush(timeout=120)
+        later = [ep for ep in second.episodes.get(tenant) if ep.id not in held]
+        assert later, "the second half compressed nothing"
+        turn = second.transcript.messages(
+            tenant, later[0].thread, first_seq=later[0].first_seq
+        )[0]
+        found = first.deps.excerpts.search(
+            first.transcript, first.episodes, tenant, turn.content, [], dense_bonus=0
+        )
+        assert turn.id in [m.id for m, _ in found]
     finally:
         first.close()
         second.close()
