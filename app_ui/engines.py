@@ -8,6 +8,7 @@ server process is.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -16,6 +17,7 @@ from app_ui import demo
 from app_ui.clock import OffsetClock, OffsetStore
 from app_ui.live_demo import register_demo_source
 from app_ui.settings import AppSettings, data_dir, store_spec
+from memory_lab.brains.parsed.pipeline import warm_in_background
 from memory_lab.config import MemoryConfig
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.engine import MemoryEngine
@@ -27,6 +29,16 @@ from memory_lab.tokens import TokenCounter, default_counter
 def shared_embedder() -> Embedder:
     """The process-wide embedder."""
     return default_embedder()
+
+
+@st.cache_resource(show_spinner=False)
+def parser_warm_up() -> threading.Thread:
+    """The offline brain's parser, loading in the background from the first run.
+
+    A visitor's first stated fact would otherwise wait for the load (seconds,
+    tens of them on a busy server) before it shows.
+    """
+    return warm_in_background()
 
 
 @st.cache_resource(show_spinner=False)
@@ -108,6 +120,7 @@ def memory_for(settings: AppSettings) -> tuple[Path, MemoryEngine, OffsetClock, 
     Raises:
         SettingsError: when the settings do not make a valid configuration.
     """
+    parser_warm_up()
     if demo.enabled():
         spaces = demo_spaces()
         opened = session_space().open(

