@@ -38,3 +38,41 @@ def test_the_kept_documents_are_bounded(monkeypatch) -> None:
     first = parse_many(texts[:1])[0]
     parse_many(texts[1:])
     assert parse_many(texts[:1])[0] is not first  # evicted, parsed again
+
+
+def test_callers_during_the_background_load_share_one_load(monkeypatch) -> None:
+    """The app's warm-up and the worker's first extraction load the model once."""
+    import threading
+    import types
+
+    from memory_lab.brains.parsed import pipeline as module
+
+    loads: list[int] = []
+    asking = threading.Event()
+
+    def load() -> object:
+        loads.append(1)
+        # Hold the load until the second caller is on its way in (a lagging
+        # thread can only make this test pass without proving anything).
+        asking.wait(10)
+        threading.Event().wait(0.2)
+        return object()
+
+    monkeypatch.setattr(module, "_LOADED", [])
+    monkeypatch.setattr(
+        module.importlib, "import_module", lambda name: types.SimpleNamespace(load=load)
+    )
+    warm = threading.Thread(target=module.pipeline)
+    warm.start()
+    got: list[object] = []
+
+    def first_extraction() -> None:
+        asking.set()
+        got.append(module.pipeline())
+
+    worker = threading.Thread(target=first_extraction)
+    worker.start()
+    warm.join(10)
+    worker.join(10)
+    assert loads == [1]
+    assert got == [module.pipeline()]
