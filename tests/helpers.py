@@ -211,3 +211,14 @@ def open_and_close_apart(data, at: datetime, trash_keep: timedelta) -> None:
         capture_output=True,
         env=quiet_env(),
     )
+
+
+def blas_threads(_unit: object) -> int:
+    """How many threads numpy's BLAS pool has in this process.
+
+    Picklable by name, for a pool worker to run and report its own.
+    """
+    import numpy  # noqa: F401  (loads the BLAS library threadpoolctl reads)
+    from threadpoolctl import threadpool_info
+
+    return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")

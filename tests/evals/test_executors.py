@@ -1,4 +1,4 @@
-"""Choosing an executor: names, flags and errors, without starting any cluster."""
+"""Choosing an executor (names, flags, errors) and what a pool gives its workers."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from memlab_evals.running.executors import (
     LocalExecutor,
     RayExecutor,
+    blas_threads_per_worker,
     import_ray,
     make_executor,
     worker_env,
@@ -19,6 +20,7 @@ from memlab_evals.running.runner import pin_cache_path
 from memlab_cli.main import build_parser, main
 from memory_lab.config import LLMSettings
 from memory_lab.errors import MemoryLabError
+from tests.helpers import blas_threads
 
 
 def test_local_is_the_default_and_ray_takes_an_address():
@@ -28,6 +30,15 @@ def test_local_is_the_default_and_ray_takes_an_address():
     assert make_executor("ray", workers=2, ray_address="127.0.0.1:6379") == (
         RayExecutor(address="127.0.0.1:6379", num_cpus=2)
     )
+
+
+def test_pool_workers_share_the_cores_among_their_blas_threads():
+    # A BLAS pool per worker as large as the machine, a worker per core: the
+    # pools fight for the cores. Each worker gets its share instead.
+    got = dict(LocalExecutor(2).run(blas_threads, ["first", "second"]))
+    share = max(1, (os.cpu_count() or 1) // 2)
+    assert blas_threads_per_worker(2) == share
+    assert got == {"first": share, "second": share}
 
 
 @pytest.mark.parametrize(
