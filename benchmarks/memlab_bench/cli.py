@@ -115,7 +115,10 @@ def out_folder(args: argparse.Namespace) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     """Run every benchmark of the mode and write the results."""
+    from memlab_bench.machine import git_commit
+
     telemetry_off()
+    git_commit(REPO)  # the code as it starts, before any result is written
     args.out = out_folder(args)
     if args.llm_throughput:
         return _run_throughput(args.out)

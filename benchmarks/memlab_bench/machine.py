@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import subprocess
@@ -27,8 +28,13 @@ def _ram_gb() -> float | None:
     return round(pages * size / 1e9, 1)
 
 
+@functools.cache
 def git_commit(repo: Path) -> str:
-    """The checked-out commit, with `+dirty` when the tree has local changes."""
+    """The checked-out commit, with `+dirty` when the tree has local changes.
+
+    Read once per process (the bench reads it first as it starts): a bench that
+    writes its results into the checkout must not stamp itself dirty with them.
+    """
     try:
         head = subprocess.run(
             ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"],

@@ -10,6 +10,7 @@ pool, a Ray cluster); their results are put back in a fixed order, so the log
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import os
@@ -487,8 +488,15 @@ def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
     return llm.model_copy(update={"cache_path": str(path.expanduser().resolve())})
 
 
+@functools.cache
 def git_commit() -> str:
-    """The commit the code ran at, with '+dirty' when the tree has edits."""
+    """The commit the code ran at, with '+dirty' when the tree has edits.
+
+    Read once per process, at its first run: the code a process runs is what
+    was checked out when it started, and a job that writes its results into the
+    checkout (the main job into evals/results/) must not stamp its later runs
+    dirty with its own output.
+    """
     try:
         sha = _git("rev-parse", "HEAD")
         dirty = _git("status", "--porcelain", "--untracked-files=no")
