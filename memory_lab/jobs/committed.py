@@ -6,16 +6,25 @@ ledger does not know. Reads go through this view, so such a half-written episode
 is never searched, counted or shown (its turns are still in the window), and
 the retried job commits the same episode ids later. Episodes their owner moved
 to the trash (`owner.trash_bin`) are left out of reads the same way.
+
+Searches are remembered per episode revision: a question is searched once per
+state of the tenant's episodes, however many contexts are built for it (an eval
+builds one per budget, with and without excerpts), and any commit, trash move or
+purge, by any engine or process, moves the revision and so forgets them.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 from memory_lab.errors import require_tenant
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.types import Episode
+
+SEARCHES_KEPT = 256
+"""Searches remembered per store: a question's contexts at every budget reuse one."""
 
 
 class CommittedEpisodeStore:
@@ -25,10 +34,12 @@ class CommittedEpisodeStore:
         self.index = index
         self.ledger = ledger
         self._hidden: Callable[[str], set[str]] = lambda tenant: set()
+        self._search_at = functools.lru_cache(maxsize=SEARCHES_KEPT)(self._search)
 
     def hide_with(self, hidden: Callable[[str], set[str]]) -> None:
         """Leave out of reads the episode ids `hidden(tenant)` names (the trash)."""
         self._hidden = hidden
+        self._search_at.cache_clear()
 
     def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
         """Store episodes outside any job (bulk loads, tools): index, then commit."""
@@ -48,13 +59,23 @@ class CommittedEpisodeStore:
     def search(
         self, tenant: str, query: str, *, top_k: int, max_distance: float
     ) -> list[tuple[Episode, float]]:
-        """The index's nearest episodes, keeping only committed ones."""
+        """The index's nearest episodes, keeping only committed ones.
+
+        The revision is read before the search, so a commit racing it can only
+        leave its result under the older revision, which the next read passes by.
+        """
+        revision = self.revision(tenant)
+        return list(self._search_at(tenant, query, top_k, max_distance, revision))
+
+    def _search(
+        self, tenant: str, query: str, top_k: int, max_distance: float, revision: int
+    ) -> tuple[tuple[Episode, float], ...]:
         hits = self.index.search(tenant, query, top_k=top_k, max_distance=max_distance)
         if not hits:
-            return hits
+            return ()
         committed = self.ledger.committed_ids(tenant, [e.id for e, _ in hits])
         committed -= self._hidden(tenant)
-        return [(e, d) for e, d in hits if e.id in committed]
+        return tuple((e, d) for e, d in hits if e.id in committed)
 
     def summary_seen(self, tenant: str, thread: str, summary: str) -> str:
         """The thread's running summary as reads may show it.
@@ -95,8 +116,11 @@ class CommittedEpisodeStore:
             missing = [e for e in committed if e.id not in present]
             self.index.add(tenant, missing)
             added += len(missing)
+        if added:
+            self._search_at.cache_clear()
         return added
 
     def close(self) -> None:
         """Release the index."""
+        self._search_at.cache_clear()
         self.index.close()

@@ -25,7 +25,7 @@ class MessageCountTrigger(TriggerParams):
         return self
 
 
-@register("A", MessageCountTrigger)
+@register("A", MessageCountTrigger, time_limited=False)
 def message_count(view: WindowView, p: MessageCountTrigger) -> Compress | None:
     """A: at a message count, compress all but the newest few."""
     if len(view) < p.max_messages:

@@ -47,6 +47,7 @@ def register(
     splits: Splits | None = None,
     summary: str = "",
     replace: bool = False,
+    time_limited: bool = True,
 ) -> Callable[[Decide], Decide]: ...
 
 
@@ -59,6 +60,7 @@ def register(
     splits: Splits | None = None,
     summary: str = "",
     replace: bool = False,
+    time_limited: bool = True,
 ) -> Trigger: ...
 
 
@@ -70,6 +72,7 @@ def register(
     splits: Splits | None = None,
     summary: str = "",
     replace: bool = False,
+    time_limited: bool = True,
 ) -> Callable[[Decide], Decide] | Trigger:
     """Register a trigger under `name`; usable as a decorator on the decision.
 
@@ -88,6 +91,9 @@ def register(
         summary: One line for help texts; default the decision's docstring.
         replace: Allow re-registering a name (a notebook cell run twice does it
             for you when the definition comes from the same module).
+        time_limited: Decide in a thread of its own, refused after the
+            recipe's `decision_seconds` (the default); False decides in the
+            caller's thread with no limit, which is faster (`Trigger.time_limited`).
 
     Raises:
         PluginError: for a bad name, a parameter model that is not one, a
@@ -96,7 +102,15 @@ def register(
     if decide is None:
 
         def wrap(fn: Decide) -> Decide:
-            register(name, params, fn, splits=splits, summary=summary, replace=replace)
+            register(
+                name,
+                params,
+                fn,
+                splits=splits,
+                summary=summary,
+                replace=replace,
+                time_limited=time_limited,
+            )
             return fn
 
         return wrap
@@ -125,6 +139,7 @@ def register(
         splits=splits,
         module=module,
         summary=summary or (doc[0] if doc else ""),
+        time_limited=time_limited,
     )
     with _lock:
         old = _triggers.get(key)

@@ -41,7 +41,11 @@ def decide(
     view = WindowView(window, now, counter, embed)
     asked = [(_registered(u.name), recipe.params_of(u.name)) for u in recipe.triggers]
     fired: list[tuple[str, int, str]] = []
-    for trigger, verdict in _guarded(asked, view, recipe.decision_seconds):
+    if any(trigger.time_limited for trigger, _ in asked):
+        verdicts = _guarded(asked, view, recipe.decision_seconds)
+    else:
+        verdicts = _inline(asked, view)
+    for trigger, verdict in verdicts:
         checked = _checked(trigger, verdict, view)
         if checked is not None and checked.count > 0:
             fired.append((trigger.name, checked.count, checked.reason))
@@ -86,6 +90,20 @@ def _registered(name: str) -> Trigger:
     return trigger
 
 
+def _inline(
+    asked: list[tuple[Trigger, Any]], view: WindowView
+) -> list[tuple[Trigger, Any]]:
+    """Every decision in the caller's thread: for triggers that need no time limit.
+
+    A Ctrl-C or exit raised while deciding goes on as itself, not as a refusal.
+    """
+    box = _decide_all(asked, view)
+    if "error" in box and not isinstance(box["error"][1], Exception):
+        raise box["error"][1]
+    _raise_error(box)
+    return box["verdicts"]
+
+
 def _guarded(
     asked: list[tuple[Trigger, Any]], view: WindowView, seconds: float
 ) -> list[tuple[Trigger, Any]]:
@@ -96,18 +114,9 @@ def _guarded(
     thread: a runaway decision is abandoned, not joined at exit.
     """
     box: dict[str, Any] = {"verdicts": []}
-
-    def run() -> None:
-        for trigger, params in asked:
-            box["running"] = trigger
-            try:
-                box["verdicts"].append((trigger, trigger.decide(view, params)))
-            except BaseException as exc:  # reported below, with the trigger's name
-                box["error"] = (trigger, exc)
-                return
-        box.pop("running", None)
-
-    worker = threading.Thread(target=run, name="triggers", daemon=True)
+    worker = threading.Thread(
+        target=_decide_all, args=(asked, view, box), name="triggers", daemon=True
+    )
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
@@ -116,13 +125,35 @@ def _guarded(
             f"{_where(trigger)} took longer than {seconds:g} s to decide over "
             f"{len(view)} turns and was refused; the turns are stored"
         )
+    _raise_error(box)
+    return box["verdicts"]
+
+
+def _decide_all(
+    asked: list[tuple[Trigger, Any]],
+    view: WindowView,
+    box: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Each verdict in order into `box`; the first error stops it, kept in `box`."""
+    box = {"verdicts": []} if box is None else box
+    for trigger, params in asked:
+        box["running"] = trigger
+        try:
+            box["verdicts"].append((trigger, trigger.decide(view, params)))
+        except BaseException as exc:  # reported by the caller, with the name
+            box["error"] = (trigger, exc)
+            return box
+    box.pop("running", None)
+    return box
+
+
+def _raise_error(box: dict[str, Any]) -> None:
     if "error" in box:
         trigger, exc = box["error"]
         raise TriggerError(
             f"{_where(trigger)} raised {type(exc).__name__}: {exc}; "
             "the turns are stored"
         ) from exc
-    return box["verdicts"]
 
 
 def _where(trigger: Trigger) -> str:

@@ -79,4 +79,4 @@ def time_period(view: WindowView, p: TimeTrigger) -> Compress | None:
     )
 
 
-register("C", TimeTrigger, time_period, splits=new_period)
+register("C", TimeTrigger, time_period, splits=new_period, time_limited=False)

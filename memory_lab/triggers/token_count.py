@@ -25,7 +25,7 @@ class TokenCountTrigger(TriggerParams):
         return self
 
 
-@register("B", TokenCountTrigger)
+@register("B", TokenCountTrigger, time_limited=False)
 def token_count(view: WindowView, p: TokenCountTrigger) -> Compress | None:
     """B: above a high-water mark of tokens, compress the oldest to low water."""
     sizes = view.tokens()

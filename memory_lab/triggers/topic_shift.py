@@ -99,7 +99,7 @@ def shift_points(vectors: np.ndarray, p: TopicShiftTrigger) -> list[tuple[int, f
     return found
 
 
-@register("D", TopicShiftTrigger)
+@register("D", TopicShiftTrigger, time_limited=False)
 def topic_shift(view: WindowView, p: TopicShiftTrigger) -> Compress | None:
     """D: compress a topic's turns once the newest turns have left its meaning."""
     points = (

@@ -100,3 +100,47 @@ def test_an_engine_searches_turns_another_engine_on_its_folder_compressed(
     finally:
         first.close()
         second.close()
+
+
+def test_a_remembered_episode_search_gives_way_to_another_engines_commit(
+    tmp_path: Path,
+) -> None:
+    """Searches are remembered per episode revision, never past a commit."""
+    conv = builtin()
+    tenant, half = conv.tenant, len(conv.messages) // 2
+    clock = ManualClock(conv.messages[0].timestamp)
+    config = MemoryConfig(recipe=recipe("A"))
+    first = MemoryEngine(tmp_path, config=config, clock=clock)
+    second = MemoryEngine(tmp_path, config=config, clock=clock)
+    try:
+        for m in conv.messages[:half]:
+            first.ingest(tenant, [m])
+        assert first.flush(timeout=120)
+        first.worker.stop()
+        question = conv.messages[-3].content
+        searched: list[str] = []
+        index_search = first.episodes.index.search
+
+        def counted(tenant: str, query: str, **kw):
+            searched.append(query)
+            return index_search(tenant, query, **kw)
+
+        first.episodes.index.search = counted  # type: ignore[method-assign]
+
+        def found() -> set[str]:
+            hits = first.episodes.search(tenant, question, top_k=100, max_distance=2.0)
+            return {ep.id for ep, _ in hits}
+
+        before = found()
+        assert found() == before and len(searched) == 1, "searched again unchanged"
+
+        for m in conv.messages[half:]:
+            second.ingest(tenant, [m])
+        assert second.flush(timeout=120)
+        later = {ep.id for ep in second.episodes.get(tenant)} - before
+        assert later, "the second half compressed nothing"
+        assert later <= found()
+        assert len(searched) == 2
+    finally:
+        first.close()
+        second.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -143,6 +144,49 @@ def test_a_trigger_that_never_returns_is_cut_off(named):
     rec = recipe("SLOW").model_copy(update={"decision_seconds": 0.3})
     with pytest.raises(TriggerError, match="'SLOW' .*longer than 0.3 s"):
         decide([msg(0)], T0, rec, COUNTER)
+
+
+def test_only_triggers_registered_without_a_time_limit_decide_in_the_callers_thread(
+    named,
+):
+    """The built-in triggers skip the hand-off; any other is still time-limited."""
+    named += ["HERE", "AWAY", "SLOW2"]
+    threads: dict[str, threading.Thread] = {}
+
+    def seen(name):
+        def decision(view, p):
+            threads[name] = threading.current_thread()
+            return None
+
+        return decision
+
+    register("HERE", EveryParams, seen("HERE"), time_limited=False)
+    register("AWAY", EveryParams, seen("AWAY"))
+    decide([msg(0)], T0, recipe("HERE"), COUNTER)
+    assert threads.pop("HERE") is threading.current_thread()
+    decide([msg(0)], T0, recipe("HERE+AWAY"), COUNTER)
+    assert threads["HERE"] is threads["AWAY"] is not threading.current_thread()
+    assert not any(get_trigger(n).time_limited for n in ("A", "B", "C", "D"))
+
+    def slow(view, p):
+        while True:
+            time.sleep(0.05)
+
+    register("SLOW2", EveryParams, slow)
+    rec = recipe("A+SLOW2").model_copy(update={"decision_seconds": 0.3})
+    with pytest.raises(TriggerError, match="'SLOW2' .*longer than 0.3 s"):
+        decide([msg(0)], T0, rec, COUNTER)
+
+
+def test_a_trigger_deciding_in_the_callers_thread_is_refused_when_it_raises(named):
+    named.append("BOOM3")
+
+    def boom(view, p):
+        raise ZeroDivisionError("no")
+
+    register("BOOM3", EveryParams, boom, time_limited=False)
+    with pytest.raises(TriggerError, match="'BOOM3'.*ZeroDivisionError"):
+        decide([msg(0)], T0, recipe("A+BOOM3"), COUNTER)
 
 
 def test_a_refused_trigger_loses_no_turn(named, tmp_path: Path):

@@ -13,7 +13,7 @@ from typing import ClassVar, TypeVar
 from memlab_evals.systems.registry import BuildArgs, SystemEntry, register
 from memlab_evals.systems.types import Context, KeepsNoMemory
 from memory_lab.text import truncate_to_tokens, turn_line
-from memory_lab.tokens import TokenCounter
+from memory_lab.tokens import TokenCounter, count_lines
 from memory_lab.types import Message
 
 B = TypeVar("B", bound=type["TurnBaseline"])
@@ -111,8 +111,9 @@ class TurnBaseline(KeepsNoMemory):
         order = list(chosen)
         while True:
             ordered = sorted(order)
-            text = "\n".join(self.lines[i] for i in ordered)
-            tokens = self.counter.count(text)
+            lines = [self.lines[i] for i in ordered]
+            text = "\n".join(lines)
+            tokens = count_lines(self.counter, lines)
             if self.budget is None or tokens <= self.budget or not order:
                 return Context(text, tokens, [self.turns[i].id for i in ordered])
             order.pop()

@@ -1,0 +1,54 @@
+"""Counting lines one by one gives the joined text's count, for any lines.
+
+The baselines count a whole transcript per question from each line's kept count
+(`TiktokenCounter.count_lines`); a count off by one token would move a budget
+cut, so the two are compared on text built from the characters tiktoken treats
+specially: newlines, spaces, tabs, punctuation, digits, contractions and
+non-Latin letters, at the start and end of lines.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memory_lab.tokens import TiktokenCounter, count_lines
+
+PIECES = st.sampled_from(
+    [
+        *"abcXYZ019 .,!?'\"-:;()[]\t\n\r",
+        *"éü日本’",
+        "'s",
+        "'ll",
+        "  ",
+        "\n\n",
+        "\r\n",
+        "123",
+        "4567",
+        "...",
+        " the",
+        "[2023-05-08 user]",
+    ]
+)
+LINES = st.lists(st.lists(PIECES, max_size=10).map("".join), min_size=1, max_size=8)
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_lines_counted_one_by_one_are_the_joined_texts_count(encoding: str) -> None:
+    counter = TiktokenCounter(encoding)
+
+    @settings(max_examples=3000, deadline=None)
+    @given(LINES)
+    def check(lines: list[str]) -> None:
+        assert counter.count_lines(lines) == counter.count("\n".join(lines))
+
+    check()
+
+
+def test_a_counter_without_line_counts_counts_the_joined_text() -> None:
+    class Words:
+        def count(self, text: str) -> int:
+            return len(text.split(" "))
+
+    assert count_lines(Words(), ["a b", "c d"]) == 3
