@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memlab_cli.conversation_io import builtin
+from memlab_cli.conversation_io import Replayable, builtin
 from memory_lab import MemoryConfig, recipe
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
@@ -67,19 +67,28 @@ def test_an_engine_reads_facts_another_engine_on_its_folder_stored(
         second.close()
 
 
+def _first_half_in_one_of_two_engines(
+    folder: Path,
+) -> tuple[Replayable, int, MemoryEngine, MemoryEngine]:
+    """Two A engines on one folder; the first has ingested half the built-in chat."""
+    conv = builtin()
+    half = len(conv.messages) // 2
+    clock = ManualClock(conv.messages[0].timestamp)
+    config = MemoryConfig(recipe=recipe("A"))
+    first = MemoryEngine(folder, config=config, clock=clock)
+    second = MemoryEngine(folder, config=config, clock=clock)
+    for m in conv.messages[:half]:
+        first.ingest(conv.tenant, [m])
+    assert first.flush(timeout=120)
+    return conv, half, first, second
+
+
 def test_an_engine_searches_turns_another_engine_on_its_folder_compressed(
     tmp_path: Path,
 ) -> None:
-    conv = builtin()
-    tenant, half = conv.tenant, len(conv.messages) // 2
-    clock = ManualClock(conv.messages[0].timestamp)
-    config = MemoryConfig(recipe=recipe("A"))
-    first = MemoryEngine(tmp_path, config=config, clock=clock)
-    second = MemoryEngine(tmp_path, config=config, clock=clock)
+    conv, half, first, second = _first_half_in_one_of_two_engines(tmp_path)
+    tenant = conv.tenant
     try:
-        for m in conv.messages[:half]:
-            first.ingest(tenant, [m])
-        assert first.flush(timeout=120)
         # The first engine's excerpt index is loaded; then it stops doing work,
         # so every later compression is the second engine's.
         first.assemble(tenant, "anything")
@@ -106,16 +115,9 @@ def test_a_remembered_episode_search_gives_way_to_another_engines_commit(
     tmp_path: Path,
 ) -> None:
     """Searches are remembered per episode revision, never past a commit."""
-    conv = builtin()
-    tenant, half = conv.tenant, len(conv.messages) // 2
-    clock = ManualClock(conv.messages[0].timestamp)
-    config = MemoryConfig(recipe=recipe("A"))
-    first = MemoryEngine(tmp_path, config=config, clock=clock)
-    second = MemoryEngine(tmp_path, config=config, clock=clock)
+    conv, half, first, second = _first_half_in_one_of_two_engines(tmp_path)
+    tenant = conv.tenant
     try:
-        for m in conv.messages[:half]:
-            first.ingest(tenant, [m])
-        assert first.flush(timeout=120)
         first.worker.stop()
         question = conv.messages[-3].content
         searched: list[str] = []

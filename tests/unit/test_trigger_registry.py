@@ -133,14 +133,15 @@ def test_a_trigger_that_raises_is_refused_naming_it(named):
         decide([msg(0)], T0, recipe("A+BOOM"), COUNTER)
 
 
+def _never_returns(view: WindowView, p: EveryParams) -> Compress | None:
+    while True:
+        time.sleep(0.05)
+
+
 def test_a_trigger_that_never_returns_is_cut_off(named):
     named.append("SLOW")
 
-    def slow(view, p):
-        while True:
-            time.sleep(0.05)
-
-    register("SLOW", EveryParams, slow)
+    register("SLOW", EveryParams, _never_returns)
     rec = recipe("SLOW").model_copy(update={"decision_seconds": 0.3})
     with pytest.raises(TriggerError, match="'SLOW' .*longer than 0.3 s"):
         decide([msg(0)], T0, rec, COUNTER)
@@ -168,11 +169,7 @@ def test_only_triggers_registered_without_a_time_limit_decide_in_the_callers_thr
     assert threads["HERE"] is threads["AWAY"] is not threading.current_thread()
     assert not any(get_trigger(n).time_limited for n in ("A", "B", "C", "D"))
 
-    def slow(view, p):
-        while True:
-            time.sleep(0.05)
-
-    register("SLOW2", EveryParams, slow)
+    register("SLOW2", EveryParams, _never_returns)
     rec = recipe("A+SLOW2").model_copy(update={"decision_seconds": 0.3})
     with pytest.raises(TriggerError, match="'SLOW2' .*longer than 0.3 s"):
         decide([msg(0)], T0, rec, COUNTER)
