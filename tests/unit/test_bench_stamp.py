@@ -1,10 +1,14 @@
-"""A bench stamps the code it started at, not the results it wrote since."""
+"""A bench or an eval stamps the code it started at, not the results it wrote since."""
 
 from __future__ import annotations
 
 import subprocess
 
-from memlab_bench.machine import git_commit
+import pytest
+from memlab_bench.machine import git_commit as bench_commit
+from memlab_evals.running.runner import git_commit as run_commit
+
+STAMPS = pytest.mark.parametrize("git_commit", [bench_commit, run_commit])
 
 
 def _git(repo, *args: str) -> str:
@@ -22,15 +26,25 @@ def _repo(path):
     return path
 
 
-def test_results_written_after_the_start_do_not_mark_the_run_dirty(tmp_path):
+def _head(repo, git_commit) -> str:
+    """HEAD as the stamp spells it: the bench's short, the eval run's full."""
+    full = _git(repo, "rev-parse", "HEAD")
+    return full[: len(git_commit(repo).split("+")[0])]
+
+
+@STAMPS
+def test_results_written_after_the_start_do_not_mark_the_run_dirty(
+    tmp_path, git_commit
+):
     repo = _repo(tmp_path / "clean")
-    head = _git(repo, "rev-parse", "--short", "HEAD")
+    head = _head(repo, git_commit)
     assert git_commit(repo) == head
-    (repo / "result.json").write_text('{"p50": 1.0}\n')  # the bench's own output
+    (repo / "result.json").write_text('{"p50": 1.0}\n')  # the run's own output
     assert git_commit(repo) == head
 
 
-def test_a_checkout_edited_before_the_start_is_stamped_dirty(tmp_path):
+@STAMPS
+def test_a_checkout_edited_before_the_start_is_stamped_dirty(tmp_path, git_commit):
     repo = _repo(tmp_path / "edited")
     (repo / "result.json").write_text("edited\n")
-    assert git_commit(repo) == _git(repo, "rev-parse", "--short", "HEAD") + "+dirty"
+    assert git_commit(repo) == _head(repo, git_commit) + "+dirty"

@@ -488,8 +488,12 @@ def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
     return llm.model_copy(update={"cache_path": str(path.expanduser().resolve())})
 
 
+CODE_CHECKOUT = Path(__file__).resolve().parents[3]
+"""The checkout this code runs from, whose commit a run is stamped with."""
+
+
 @functools.cache
-def git_commit() -> str:
+def git_commit(checkout: Path = CODE_CHECKOUT) -> str:
     """The commit the code ran at, with '+dirty' when the tree has edits.
 
     Read once per process, at its first run: the code a process runs is what
@@ -498,18 +502,18 @@ def git_commit() -> str:
     dirty with its own output.
     """
     try:
-        sha = _git("rev-parse", "HEAD")
-        dirty = _git("status", "--porcelain", "--untracked-files=no")
+        sha = _git(checkout, "rev-parse", "HEAD")
+        dirty = _git(checkout, "status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{sha}+dirty" if dirty else sha
 
 
-def _git(*args: str) -> str:
-    """What a git command prints in this code's checkout, stripped."""
+def _git(checkout: Path, *args: str) -> str:
+    """What a git command prints in `checkout`, stripped."""
     return subprocess.run(
         ["git", *args],
-        cwd=Path(__file__).resolve().parents[3],
+        cwd=checkout,
         capture_output=True,
         text=True,
         timeout=10,
