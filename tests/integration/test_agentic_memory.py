@@ -120,6 +120,9 @@ def test_save_recall_and_forget_through_the_models_tool_calls(script, openai_ser
         assert row.valid_until is not None and row.status == "forgotten"
         logged = {e.kind for e in engine.events.events(TENANT)}
         assert {"fact_added", "fact_forgotten", "tool_called"} <= logged
+        # The worker's memory work (extraction, JSON) is requests too: counted
+        # once it is done, not while one may still be on its way.
+        assert engine.flush(timeout=120)
         usage = engine.brain.usage()
         assert usage["tool_calls"] == 3 and usage["tool_errors"] == 0
         # Every round was a request, counted as one.
