@@ -97,7 +97,8 @@ def _inline(
 
     A Ctrl-C or exit raised while deciding goes on as itself, not as a refusal.
     """
-    box = _decide_all(asked, view)
+    box: dict[str, Any] = {"verdicts": []}
+    _decide_all(asked, view, box)
     if "error" in box and not isinstance(box["error"][1], Exception):
         raise box["error"][1]
     _raise_error(box)
@@ -130,21 +131,17 @@ def _guarded(
 
 
 def _decide_all(
-    asked: list[tuple[Trigger, Any]],
-    view: WindowView,
-    box: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    asked: list[tuple[Trigger, Any]], view: WindowView, box: dict[str, Any]
+) -> None:
     """Each verdict in order into `box`; the first error stops it, kept in `box`."""
-    box = {"verdicts": []} if box is None else box
     for trigger, params in asked:
         box["running"] = trigger
         try:
             box["verdicts"].append((trigger, trigger.decide(view, params)))
         except BaseException as exc:  # reported by the caller, with the name
             box["error"] = (trigger, exc)
-            return box
+            return
     box.pop("running", None)
-    return box
 
 
 def _raise_error(box: dict[str, Any]) -> None:
