@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Unpack
@@ -15,6 +15,12 @@ from memory_lab.stores.tenancy import require_owned
 from memory_lab.types import Message
 
 _COLUMNS = "tenant, seq, id, session, role, content, timestamp, speaker, restated"
+_FIELDS = tuple(_COLUMNS.split(", "))
+
+ROWS_DECODED_KEPT = 16_384
+"""Decoded rows remembered per store. Every turn reads the whole window again (to
+decide the triggers and to show it); validating each row anew was most of that
+read's cost, and grew with the window."""
 
 
 class SqlTranscriptStore:
@@ -27,6 +33,9 @@ class SqlTranscriptStore:
     def __init__(self, path: str | Path | Database) -> None:
         """Open the store in `path` (a file, ":memory:", or a shared database)."""
         self._db = database_at(path)
+        # Keyed by every column's stored value, so a row that changed in any way
+        # is decoded afresh; a `Message` is frozen, so one can be handed out twice.
+        self._decoded = functools.lru_cache(maxsize=ROWS_DECODED_KEPT)(_decode)
 
     def append(
         self, tenant: str, thread: str, messages: Sequence[Message]
@@ -45,7 +54,7 @@ class SqlTranscriptStore:
                     (tenant, message.id),
                 ).fetchone()
                 if row is not None:
-                    out.append(_decode(row))
+                    out.append(self._decoded(tuple(row)))
                     continue
                 stored = message.model_copy(update={"seq": next_seq})
                 conn.execute(
@@ -85,7 +94,7 @@ class SqlTranscriptStore:
             params.append(last_seq)
         with self._db.read() as conn:
             rows = conn.execute(sql + " ORDER BY seq", params).fetchall()
-        return [_decode(row) for row in rows]
+        return [self._decoded(tuple(row)) for row in rows]
 
     def count(self, tenant: str, thread: str | None = None) -> int:
         """How many messages the tenant (or one of its threads) has."""
@@ -99,11 +108,12 @@ class SqlTranscriptStore:
             return int(conn.execute(sql, params).fetchone()[0])
 
     def close(self) -> None:
-        """Release the database connection."""
+        """Release the database connection and forget the decoded rows."""
+        self._decoded.cache_clear()
         self._db.close()
 
 
-def _decode(row: sqlite3.Row) -> Message:
-    return Message.model_validate(
-        {**dict(row), "restated": decode_json(row["restated"])}
-    )
+def _decode(values: tuple) -> Message:
+    """The message a row's values (in `_COLUMNS` order) hold."""
+    row = dict(zip(_FIELDS, values, strict=True))
+    return Message.model_validate({**row, "restated": decode_json(row["restated"])})

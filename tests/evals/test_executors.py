@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from memlab_evals.running.executors import (
+    WORKER_MODULES,
     LocalExecutor,
     RayExecutor,
     blas_threads_per_worker,
@@ -21,6 +22,7 @@ from memlab_cli.main import build_parser, main
 from memory_lab.config import LLMSettings
 from memory_lab.errors import MemoryLabError
 from tests.helpers import blas_threads
+from tests.worker_probe import imported
 
 
 def test_local_is_the_default_and_ray_takes_an_address():
@@ -39,6 +41,13 @@ def test_pool_workers_share_the_cores_among_their_blas_threads():
     share = max(1, (os.cpu_count() or 1) // 2)
     assert blas_threads_per_worker(2) == share
     assert got == {"first": share, "second": share}
+
+
+def test_pool_workers_start_with_what_a_unit_imports_already_imported():
+    # Each worker would otherwise import the engine, the stores and the brain
+    # (and the parent's main script) for itself.
+    got = dict(LocalExecutor(2).run(imported, list(WORKER_MODULES)))
+    assert got == dict.fromkeys(WORKER_MODULES, True)
 
 
 @pytest.mark.parametrize(

@@ -463,9 +463,7 @@ def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    # Longest conversations first, so a long one does not start last and leave
-    # the other workers idle at the end.
-    todo = sorted(units, key=lambda u: -len(u.conversation.turns))
+    todo = sorted(units, key=_heaviest_first)
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("eval", total=len(units))
         for unit, result in executor.run(run_unit, todo):
@@ -473,6 +471,16 @@ def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
             bar.update(task, description=unit.label)
             bar.advance(task)
     return results
+
+
+def _heaviest_first(unit: Unit) -> tuple[bool, int]:
+    """Memory recipes before baselines, each longest conversation first.
+
+    A recipe's unit costs many times a baseline's, so when the longest units
+    start first the cheap ones fill the last minutes of the run; in conversation
+    order, the last conversation's recipes ran while the other workers idled.
+    """
+    return (not system_params(unit.system), -len(unit.conversation.turns))
 
 
 def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
