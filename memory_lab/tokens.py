@@ -11,7 +11,7 @@ import functools
 import gzip
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -58,18 +58,25 @@ def install_offline_encodings(
 _COUNTS_KEPT = 16_384
 """Texts whose counts are kept; a line of memory is re-counted per question."""
 _LONGEST_KEPT = 2_000
-"""Longer texts (whole contexts, transcripts) are counted afresh, not kept."""
+"""Longer texts (whole contexts, transcripts) are not kept: they are counted by
+their lines (`TiktokenCounter.count_lines`), or afresh."""
+LINE_SAFE_ENCODINGS = frozenset({"cl100k_base", "o200k_base"})
+"""Encodings whose counts add up over lines, checked by a property test."""
 
 
 class TiktokenCounter:
     """Token counts from tiktoken's `cl100k_base`, loaded offline."""
 
-    def __init__(self, encoding: str = DEFAULT_ENCODING) -> None:
+    def __init__(
+        self, encoding: str = DEFAULT_ENCODING, *, longest_kept: int = _LONGEST_KEPT
+    ) -> None:
         install_offline_encodings()
         import tiktoken
 
         self._enc = tiktoken.get_encoding(encoding)
         self.encoding = encoding
+        self._longest_kept = longest_kept
+        self._by_lines = encoding in LINE_SAFE_ENCODINGS
         # Assembly counts the same episode, fact and turn lines for every
         # question; encoding them again was a sixth of a context's build time.
         self._cached_count = functools.lru_cache(maxsize=_COUNTS_KEPT)(
@@ -77,36 +84,44 @@ class TiktokenCounter:
         )
 
     def count(self, text: str) -> int:
-        """Number of tokens in `text` (special tokens counted as plain text)."""
+        """Number of tokens in `text` (special tokens counted as plain text).
+
+        A long text with several lines is counted from its lines' kept counts:
+        a whole context, or a transcript, is mostly lines counted before.
+        """
         if not text:
             return 0
-        if len(text) > _LONGEST_KEPT:
-            return self._encode_count(text)
-        return self._cached_count(text)
+        if len(text) <= self._longest_kept:
+            return self._cached_count(text)
+        if self._by_lines and "\n" in text:
+            return self.count_lines(text.split("\n"))
+        return self._encode_count(text)
 
     def _encode_count(self, text: str) -> int:
         return len(self._enc.encode(text, disallowed_special=()))
 
+    def _count_piece(self, text: str) -> int:
+        if len(text) <= self._longest_kept:
+            return self._cached_count(text)
+        return self._encode_count(text)
+
     def count_lines(self, lines: Sequence[str]) -> int:
-        """Tokens of the lines joined by newlines, from each line's kept count.
+        """Tokens of the lines joined by newlines, from kept counts of their parts.
 
         tiktoken cuts text into pieces before merging them into tokens, and no
         piece runs from a newline into a line that starts with a visible
-        character; so each line with its newline counts on its own, and a whole
-        transcript is counted in look-ups of kept counts instead of one encode
-        of all of it (24 ms for a 13,000-token LoCoMo conversation, per
-        question). A line that is empty or starts with white space could join
-        the newline before it, so lines like that are counted joined.
+        character; so the text cut before each such line counts part by part,
+        each part with its newline, and a whole transcript is counted in
+        look-ups of kept counts instead of one encode of all of it (24 ms for a
+        13,000-token LoCoMo conversation, per question). A line that is empty
+        or starts with white space could join the newline before it, so it
+        stays in the part before it.
         """
         if not lines:
             return 0
-        if any(not line or line[0].isspace() for line in lines[1:]):
-            return self.count("\n".join(lines))
-        last = len(lines) - 1
-        return sum(
-            self.count(line + "\n" if i < last else line)
-            for i, line in enumerate(lines)
-        )
+        if not self._by_lines:
+            return self._encode_count("\n".join(lines))
+        return sum(self._count_piece(part) for part in _parts(lines))
 
     def truncate(self, text: str, max_tokens: int) -> str:
         """The longest prefix of `text` that fits in `max_tokens`."""
@@ -126,6 +141,21 @@ def count_lines(counter: TokenCounter, lines: Sequence[str]) -> int:
     if by_lines is not None:
         return int(by_lines(lines))
     return counter.count("\n".join(lines))
+
+
+def _parts(lines: Sequence[str]) -> Iterator[str]:
+    """The joined text, cut before each later line that starts visibly.
+
+    Every part but the last keeps its newline.
+    """
+    part = [lines[0]]
+    for line in lines[1:]:
+        if line and not line[0].isspace():
+            yield "\n".join(part) + "\n"
+            part = [line]
+        else:
+            part.append(line)
+    yield "\n".join(part)
 
 
 @functools.cache

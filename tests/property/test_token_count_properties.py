@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_lab import tokens
 from memory_lab.tokens import TiktokenCounter, count_lines
 
 PIECES = st.sampled_from(
@@ -44,6 +45,32 @@ def test_lines_counted_one_by_one_are_the_joined_texts_count(encoding: str) -> N
         assert counter.count_lines(lines) == counter.count("\n".join(lines))
 
     check()
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_a_long_text_counted_by_its_lines_has_its_encoded_count(encoding: str) -> None:
+    # Every text with a newline takes the by-lines path here (longest_kept=1).
+    counter = TiktokenCounter(encoding, longest_kept=1)
+    encode = TiktokenCounter(encoding)._enc.encode
+
+    @settings(max_examples=3000, deadline=None)
+    @given(LINES.map("\n".join))
+    def check(text: str) -> None:
+        assert counter.count(text) == len(encode(text, disallowed_special=()))
+
+    check()
+
+
+def test_an_encoding_not_checked_here_is_counted_whole(monkeypatch) -> None:
+    text = "a line\n\n  another\nthe last"
+    monkeypatch.setattr(tokens, "LINE_SAFE_ENCODINGS", frozenset())
+    whole = TiktokenCounter(longest_kept=12)
+    assert whole.count(text) == whole.count_lines(text.split("\n"))
+    assert whole._cached_count.cache_info().currsize == 0  # no line counted alone
+    monkeypatch.undo()
+    by_lines = TiktokenCounter(longest_kept=12)
+    assert by_lines.count(text) == whole.count(text)
+    assert by_lines._cached_count.cache_info().currsize > 0
 
 
 def test_a_counter_without_line_counts_counts_the_joined_text() -> None:
