@@ -16,6 +16,7 @@ done. Three tables:
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -35,6 +36,10 @@ JobKind = Literal["compress", "extract", "retention"]
 
 MAX_ATTEMPTS = 3
 """A job that raised this many times is marked failed instead of retried forever."""
+
+EPISODES_DECODED_KEPT = 8_192
+"""Decoded episodes remembered per ledger: every probe of an eval reads them all
+(what the memory stores), and decoding each again grew with the history."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,11 @@ class JobLedger:
     def __init__(self, path: str | Path | Database) -> None:
         """Open the ledger in `path` (a file, ":memory:", or a shared database)."""
         self.db = database_at(path)
+        # Keyed by the stored record, so an episode rewritten in any way is
+        # decoded afresh; an `Episode` is frozen, so one can be handed out twice.
+        self._episode_of = functools.lru_cache(maxsize=EPISODES_DECODED_KEPT)(
+            Episode.model_validate_json
+        )
 
     # --- threads -----------------------------------------------------------------
 
@@ -253,7 +263,7 @@ class JobLedger:
                 rows = conn.execute(sql, (tenant,)).fetchall()
             else:
                 rows = _in_pages(conn, sql, tenant, list(dict.fromkeys(ids)))
-        found = [Episode.model_validate_json(r["record"]) for r in rows]
+        found = [self._episode_of(r["record"]) for r in rows]
         return sorted(found, key=lambda e: (e.first_seq, e.last_seq, e.id))
 
     def committed_ids(self, tenant: str, ids: Sequence[str]) -> set[str]:
