@@ -91,16 +91,15 @@ class TiktokenCounter:
         """
         if not text:
             return 0
-        if len(text) <= self._longest_kept:
-            return self._cached_count(text)
-        if self._by_lines and "\n" in text:
+        if len(text) > self._longest_kept and self._by_lines and "\n" in text:
             return self.count_lines(text.split("\n"))
-        return self._encode_count(text)
+        return self._count_piece(text)
 
     def _encode_count(self, text: str) -> int:
         return len(self._enc.encode(text, disallowed_special=()))
 
     def _count_piece(self, text: str) -> int:
+        """A kept count for a short text, a fresh encode for a long one."""
         if len(text) <= self._longest_kept:
             return self._cached_count(text)
         return self._encode_count(text)
@@ -120,7 +119,7 @@ class TiktokenCounter:
         if not lines:
             return 0
         if not self._by_lines:
-            return self._encode_count("\n".join(lines))
+            return self._count_piece("\n".join(lines))
         return sum(self._count_piece(part) for part in _parts(lines))
 
     def truncate(self, text: str, max_tokens: int) -> str:
