@@ -197,7 +197,13 @@ def unescape_data(text: str) -> str:
 
 def spoken_date(day: date | datetime) -> str:
     """'8 May 2023': fewer tokens than ISO with a time, and how answers are phrased."""
-    return f"{day.day} {day.strftime('%B %Y')}"
+    return _spoken_day(day.year, day.month, day.day)
+
+
+@functools.lru_cache(maxsize=8192)
+def _spoken_day(year: int, month: int, day: int) -> str:
+    """Kept per day: every question renders its candidate turns' dates again."""
+    return f"{day} {date(year, month, day).strftime('%B %Y')}"
 
 
 def turn_line(message: Message, *, content: str | None = None) -> str:

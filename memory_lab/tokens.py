@@ -108,13 +108,13 @@ class TiktokenCounter:
         """Tokens of the lines joined by newlines, from kept counts of their parts.
 
         tiktoken cuts text into pieces before merging them into tokens, and no
-        piece runs from a newline into a line that starts with a visible
-        character; so the text cut before each such line counts part by part,
-        each part with its newline, and a whole transcript is counted in
-        look-ups of kept counts instead of one encode of all of it (24 ms for a
-        13,000-token LoCoMo conversation, per question). A line that is empty
-        or starts with white space could join the newline before it, so it
-        stays in the part before it.
+        piece runs from a newline into a line with something visible in it
+        (see `_opens_part` for the exceptions); so the text cut before each
+        such line counts part by part, each part with its newline. A whole
+        transcript is then counted in look-ups of kept counts instead of one
+        encode of all of it (24 ms for a 13,000-token LoCoMo conversation, per
+        question), and so is a context block whose indented excerpt lines
+        follow each summary line in a new combination per question.
         """
         if not lines:
             return 0
@@ -143,18 +143,36 @@ def count_lines(counter: TokenCounter, lines: Sequence[str]) -> int:
 
 
 def _parts(lines: Sequence[str]) -> Iterator[str]:
-    """The joined text, cut before each later line that starts visibly.
+    """The joined text, cut before each later line that `_opens_part`.
 
     Every part but the last keeps its newline.
     """
     part = [lines[0]]
     for line in lines[1:]:
-        if line and not line[0].isspace():
+        if _opens_part(line):
             yield "\n".join(part) + "\n"
             part = [line]
         else:
             part.append(line)
     yield "\n".join(part)
+
+
+def _opens_part(line: str) -> bool:
+    """Whether no piece of tiktoken's can run from the newline before into `line`.
+
+    A piece holding a newline ends with the last newline of its run of white
+    space (or of punctuation and newlines), so it stops before a line holding
+    something visible, indented or not; an indent with a line break of its
+    own would continue the run. o200k also lets punctuation run on through
+    newlines into a slash, so a line that starts with one stays joined.
+    """
+    rest = line.lstrip()
+    if not rest:
+        return False
+    indent = line[: len(line) - len(rest)]
+    if indent:
+        return "\r" not in indent and "\n" not in indent
+    return not rest.startswith("/")
 
 
 @functools.cache

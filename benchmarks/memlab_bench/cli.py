@@ -344,6 +344,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
                 mode.budget,
                 begin_turns,
                 lambda: progress.advance(turns_task),
+                mode.growth_rounds,
             )
             rss["growth"] = peak_rss_mb()
             lap("growth")
@@ -358,6 +359,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["machine"] = machine_info(REPO)
     results["questions"] = questions
+    results["growth_rounds"] = mode.growth_rounds
     results["targets"] = targets(results)
     results["ratios"] = ratios(results)
     return results

@@ -255,7 +255,9 @@ def markdown(results: dict) -> str:
     if "retrieval" in results:
         lines += _retrieval_lines(results["retrieval"])
     if results.get("growth"):
-        lines += _growth_lines(results["growth"], results["mode"])
+        lines += _growth_lines(
+            results["growth"], results["mode"], results.get("growth_rounds")
+        )
     if results["ratios"]["context_tokens"]:
         lines += _ratio_lines(results["ratios"])
     loc = results.get("locomo_eval")
@@ -353,7 +355,12 @@ GROWTH_PLOT = "bench-{mode}-growth.png"
 """The latency plot beside a report that has a growth stage."""
 
 
-def _growth_lines(growth: list[dict], mode: str) -> list[str]:
+def _growth_lines(growth: list[dict], mode: str, rounds: int | None) -> list[str]:
+    """The growth tables and plot, and how their latencies were taken.
+
+    `rounds`: timed rounds of the questions; None in results from before they
+    were repeated, when each was asked once, timed.
+    """
     checkpoints = [p["turns"] for p in growth[0]["points"]]
     lines = ["## Context tokens per request as the conversation grows", ""]
     lines += _table(
@@ -378,9 +385,14 @@ def _growth_lines(growth: list[dict], mode: str) -> list[str]:
     lines += [
         "## Context latency as the conversation grows (p50 / p95 ms)",
         "",
-        "Building one context at each checkpoint, after the memory work owed was "
-        "finished (`drain` in the JSON: the backlog the worker had left, since "
-        "the turns are fed faster than any chat).",
+        "Building each question's context at each checkpoint, after the memory "
+        "work owed was finished (`drain` in the JSON: the backlog the worker had "
+        "left, since the turns are fed faster than any chat); "
+        + (
+            "each question asked once."
+            if rounds is None
+            else f"the questions asked once untimed, then {rounds} times timed."
+        ),
         "",
         f"![context latency against turns]({GROWTH_PLOT.format(mode=mode)})",
         "",

@@ -3,14 +3,15 @@
 The baselines count a whole transcript per question from each line's kept count
 (`TiktokenCounter.count_lines`); a count off by one token would move a budget
 cut, so the two are compared on text built from the characters tiktoken treats
-specially: newlines, spaces, tabs, punctuation, digits, contractions and
-non-Latin letters, at the start and end of lines.
+specially: newlines, spaces, tabs, other white space, punctuation, slashes,
+digits, contractions and non-Latin letters, at the start and end of lines, and
+indented lines.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from memory_lab import tokens
@@ -18,7 +19,7 @@ from memory_lab.tokens import TiktokenCounter, count_lines
 
 PIECES = st.sampled_from(
     [
-        *"abcXYZ019 .,!?'\"-:;()[]\t\n\r",
+        *"abcXYZ019 .,!?'\"-:;()[]/\t\n\r\x0b\x0c\x1c\x85\xa0\u2028",
         *"éü日本’",
         "'s",
         "'ll",
@@ -30,6 +31,9 @@ PIECES = st.sampled_from(
         "...",
         " the",
         "[2023-05-08 user]",
+        "  + ",
+        "/path",
+        "!\n/",
     ]
 )
 LINES = st.lists(st.lists(PIECES, max_size=10).map("".join), min_size=1, max_size=8)
@@ -41,6 +45,8 @@ def test_lines_counted_one_by_one_are_the_joined_texts_count(encoding: str) -> N
 
     @settings(max_examples=3000, deadline=None)
     @given(LINES)
+    @example(["hi!", "/path/to"])  # o200k runs "!" on through the newline into "/"
+    @example(["- [May 7] a summary", "  + an excerpt under it"])
     def check(lines: list[str]) -> None:
         assert counter.count_lines(lines) == counter.count("\n".join(lines))
 
