@@ -122,6 +122,59 @@ def test_work_owed_before_a_probe_is_finished_untimed(monkeypatch):
     assert [round(r.retrieve_ms) for r in records] == [2, 2, 2]
 
 
+class RecordingEmbedder:
+    """Stand-in model: each batch it is asked to embed, in order."""
+
+    name, dim = "recording", 8
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def embed(self, texts):
+        import numpy as np
+
+        self.batches.append(list(texts))
+        rows = [
+            np.random.default_rng(sum(t.encode())).normal(size=self.dim) for t in texts
+        ]
+        return np.asarray([r / np.linalg.norm(r) for r in rows], dtype=np.float32)
+
+
+def test_no_systems_retrieval_time_holds_a_question_embedding(monkeypatch):
+    """The questions are embedded once, before the first turn, for every system."""
+    from memlab_evals.running import runner
+    from memlab_evals.systems import make_system
+    from memory_lab import embeddings
+    from memory_lab.embeddings import CachingEmbedder
+
+    model = RecordingEmbedder()
+    shared = CachingEmbedder(model)
+    monkeypatch.setattr(embeddings, "default_embedder", lambda: shared)
+    monkeypatch.setattr(runner, "default_embedder", lambda: shared)
+    made_while_asked: list[int] = []
+
+    def watched(name, **kwargs):
+        system = make_system(name, **kwargs)
+        context = system.context
+
+        def timed_context(question):
+            before = shared.computed
+            out = context(question)
+            made_while_asked.append(shared.computed - before)
+            return out
+
+        system.context = timed_context
+        return system
+
+    monkeypatch.setattr(runner, "make_system", watched)
+    conv = hand_conversation()
+    _, records = run_unit(Unit(0, 0, conv, "rag-embed", (1500,)))[1500]
+    questions = list(dict.fromkeys(p.question for p in conv.probes))
+    assert model.batches[0] == questions
+    assert len(records) == 3 and made_while_asked == [0, 0, 0]
+    assert not any(q in batch for batch in model.batches[1:] for q in questions)
+
+
 def test_stored_tokens_and_facts_come_from_the_system(tmp_path):
     conv = hand_conversation()
     run, records = run_unit(

@@ -253,9 +253,9 @@ def recipe_retrieval_row(root: Path) -> tuple[str, str, str]:
     """The recipes' retrieval p95 on LoCoMo against `rag-hybrid`'s, per budget.
 
     The main job assembles each question at 600 tokens, then at 1,500 from the
-    same memory. A question's vector is made once per worker process, or read
-    from the vector cache, by whichever system asks first, so most assemblies
-    at either budget find it made.
+    same memory. Each question is embedded before its conversation's first
+    turn, untimed (`runner.run_unit`), so neither figure holds an embedding,
+    for recipes and baselines alike.
     """
     cells, verdicts = [], {}
     for budget, note in (

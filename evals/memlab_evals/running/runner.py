@@ -92,16 +92,22 @@ def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]
     Each probe's context is assembled under every budget of the unit from the
     same memory (what a system stores does not depend on the budget its
     contexts are cut to), so a run over several budgets ingests once. The
-    first budget's assembly embeds the question; later budgets' `retrieve_ms`
-    find it embedded. The stores live in a temporary folder of their own (real
+    questions are embedded before the first turn, so no `retrieve_ms` holds
+    a question's embedding. The stores live in a temporary folder of their own (real
     SQLite and Chroma), deleted afterwards, so units never see each other's
     memory.
     """
     load_plugins(unit.plugins)
-    default_embedder().keep_on_disk(unit.vector_cache)
+    embedder = default_embedder()
+    embedder.keep_on_disk(unit.vector_cache)
     conv = unit.conversation
     if not conv.turns:
         return {b: (_conversation_run(unit, [], None), []) for b in unit.budgets}
+    # Every system that searches by meaning embeds the question the same way.
+    # Made here, untimed, the vector is found by whichever system asks first,
+    # so `retrieve_ms` is the search and assembly alone for all of them, not
+    # an embedding for the systems that happen to run first.
+    embedder.embed(list(dict.fromkeys(p.question for p in conv.probes)))
     counter = default_counter()
     probes_after = defaultdict(list)
     for probe in conv.probes:
