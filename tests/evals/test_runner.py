@@ -226,29 +226,6 @@ def test_results_do_not_depend_on_the_worker_count():
     assert len(one.probes) == 3 * sum(len(c.probes) for c in data.conversations)
 
 
-def test_a_conversations_recipes_run_as_one_task_longest_first():
-    """So one process's kept parses and vectors serve every recipe of it."""
-    from memlab_evals.running.runner import _tasks
-
-    short, long = hand_conversation(), hand_conversation()
-    long = long.model_copy(update={"id": "hand-2", "turns": long.turns * 2})
-    units = [
-        Unit(c, s, conv, system, (300,))
-        for c, conv in enumerate((short, long))
-        for s, system in enumerate(("A", "rag-bm25", "B"))
-    ]
-    tasks = _tasks(units)
-    assert [[(u.conversation.id, u.system) for u in t.units] for t in tasks] == [
-        [("hand-2", "A"), ("hand-2", "B")],
-        [("hand-1", "A"), ("hand-1", "B")],
-        [("hand-2", "rag-bm25")],
-        [("hand-1", "rag-bm25")],
-    ]
-    assert tasks[0].label == "hand-2 / A, B"
-    key = lambda u: (u.conversation_index, u.system_index)  # noqa: E731
-    assert sorted((u for t in tasks for u in t.units), key=key) == units
-
-
 @pytest.mark.parametrize(
     ("systems", "budget", "workers"),
     [("A,nope", 300, 1), ("A", 0, 1), ("A", 300, 0)],

@@ -469,66 +469,24 @@ def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
     )
-    todo = _tasks(units)
+    todo = sorted(units, key=_heaviest_first)
     with Progress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("eval", total=len(units))
-        for group, done in executor.run(run_units, todo):
-            for unit, result in zip(group.units, done, strict=True):
-                results[(unit.conversation_index, unit.system_index)] = result
-                bar.update(task, description=unit.label)
-                bar.advance(task)
+        for unit, result in executor.run(run_unit, todo):
+            results[(unit.conversation_index, unit.system_index)] = result
+            bar.update(task, description=unit.label)
+            bar.advance(task)
     return results
 
 
-@dataclass(frozen=True)
-class UnitGroup:
-    """Units one worker runs one after another, in one process.
+def _heaviest_first(unit: Unit) -> tuple[bool, int]:
+    """Memory recipes before baselines, each longest conversation first.
 
-    A conversation's memory recipes are one group, so the parses and turn
-    embeddings the first recipe makes are found, kept in the process, by the
-    next. As tasks of their own, two recipes of one conversation started
-    together on two workers, and each made them.
+    A recipe's unit costs many times a baseline's, so when the longest units
+    start first the cheap ones fill the last minutes of the run; in conversation
+    order, the last conversation's recipes ran while the other workers idled.
     """
-
-    units: tuple[Unit, ...]
-
-    @property
-    def label(self) -> str:
-        """``conv-3 / A, B, C``: the conversation and its systems."""
-        systems = ", ".join(u.system for u in self.units)
-        return f"{self.units[0].conversation.id} / {systems}"
-
-    @property
-    def weight(self) -> tuple[bool, int]:
-        """Sorts heaviest first: recipes before baselines, then most turns fed."""
-        recipe = bool(system_params(self.units[0].system))
-        return (not recipe, -len(self.units[0].conversation.turns) * len(self.units))
-
-
-def run_units(
-    group: UnitGroup,
-) -> list[dict[int, tuple[ConversationRun, list[ProbeRecord]]]]:
-    """The group's units in order, each as `run_unit` runs it."""
-    return [run_unit(unit) for unit in group.units]
-
-
-def _tasks(units: Sequence[Unit]) -> list[UnitGroup]:
-    """Each conversation's recipes as one group, each baseline alone.
-
-    Heaviest first, so the cheap baselines fill the last minutes of the run;
-    in conversation order, the last conversation's recipes ran while the other
-    workers idled. The order never reaches the log, which is put back in the
-    order the units were given.
-    """
-    recipes: dict[int, list[Unit]] = {}
-    tasks: list[UnitGroup] = []
-    for unit in units:
-        if system_params(unit.system):
-            recipes.setdefault(unit.conversation_index, []).append(unit)
-        else:
-            tasks.append(UnitGroup((unit,)))
-    tasks += [UnitGroup(tuple(group)) for group in recipes.values()]
-    return sorted(tasks, key=lambda group: group.weight)
+    return (not system_params(unit.system), -len(unit.conversation.turns))
 
 
 def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
