@@ -70,12 +70,40 @@ class CommittedEpisodeStore:
     def _search(
         self, tenant: str, query: str, top_k: int, max_distance: float, revision: int
     ) -> tuple[tuple[Episode, float], ...]:
+        search_ids = getattr(self.index, "search_ids", None)
+        if search_ids is not None:
+            return self._search_by_ids(search_ids, tenant, query, top_k, max_distance)
         hits = self.index.search(tenant, query, top_k=top_k, max_distance=max_distance)
         if not hits:
             return ()
         committed = self.ledger.committed_ids(tenant, [e.id for e, _ in hits])
         committed -= self._hidden(tenant)
         return tuple((e, d) for e, d in hits if e.id in committed)
+
+    def _search_by_ids(
+        self,
+        search_ids: Callable[..., list[tuple[str, float]]],
+        tenant: str,
+        query: str,
+        top_k: int,
+        max_distance: float,
+    ) -> tuple[tuple[Episode, float], ...]:
+        """The index's hits as ids, their records read from the ledger.
+
+        The ledger keeps its records decoded, so a hit costs a look-up, not a
+        record fetched from the index and decoded per question; an id the
+        ledger has not committed is left out, as `_search` leaves it out.
+        """
+        hits = search_ids(tenant, query, top_k=top_k, max_distance=max_distance)
+        if not hits:
+            return ()
+        hidden = self._hidden(tenant)
+        found = {
+            e.id: e
+            for e in self.ledger.episodes(tenant, [i for i, _ in hits])
+            if e.id not in hidden
+        }
+        return tuple((found[i], d) for i, d in hits if i in found)
 
     def summary_seen(self, tenant: str, thread: str, summary: str) -> str:
         """The thread's running summary as reads may show it.

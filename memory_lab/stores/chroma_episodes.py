@@ -306,6 +306,47 @@ class ChromaEpisodeStore:
         )
         return hits[:top_k]
 
+    def search_ids(
+        self, tenant: str, query: str, *, top_k: int, max_distance: float
+    ) -> list[tuple[str, float]]:
+        """`search`'s hits as episode ids, without their records.
+
+        For a reader that holds the records already (`CommittedEpisodeStore`
+        reads them from the ledger, scoped to the tenant): fetching and decoding
+        every hit's record took two thirds of a search (3.6 ms of a LoCoMo
+        question's, against 1.3 ms for ids and distances alone). Ownership is
+        read from each hit's key, which names its tenant.
+        """
+        tenant = require_tenant(tenant)
+        if top_k <= 0:
+            return []
+        with self._lock:
+            collection = self._collection(tenant, create=False)
+        if collection is None:
+            return []
+        vector = self._embedder.embed([query])
+        with self._lock:
+            found = collection.query(
+                query_embeddings=vector,
+                n_results=top_k + self._overfetch,
+                include=["distances"],
+            )
+        keys = (found["ids"] or [[]])[0]
+        distances = (found["distances"] or [[]])[0]
+        # The key names its tenant (`_key`): another tenant's is never returned.
+        prefix = _key(tenant, "")
+        # Float rounding can put an identical vector a hair below zero.
+        scored = [
+            (k[len(prefix) :], max(float(d), 0.0))
+            for k, d in zip(keys, distances, strict=True)
+            if k.startswith(prefix)
+        ]
+        hits = sorted(
+            ((i, d) for i, d in scored if d <= max_distance),
+            key=lambda hit: (hit[1], hit[0]),
+        )
+        return hits[:top_k]
+
     def count(self, tenant: str) -> int:
         """How many episodes the tenant has."""
         tenant = require_tenant(tenant)

@@ -613,6 +613,31 @@ def test_chroma_refuses_a_collection_built_by_another_embedder(tmp_path, embedde
     other.close()
 
 
+def test_chroma_ids_search_is_the_search_without_records(tmp_path, embedder):
+    """What the committed view reads hits through: the same ids, order, distances."""
+    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore, _key
+
+    store = ChromaEpisodeStore(tmp_path / "c", embedder)
+    store.add("a", _topic_episodes("a"))
+    for query in ("pets", "money and taxes", "what does the user drink", "tea"):
+        for top_k, cut in ((4, 2.0), (2, 2.0), (4, 0.9), (0, 2.0)):
+            full = store.search("a", query, top_k=top_k, max_distance=cut)
+            ids = store.search_ids("a", query, top_k=top_k, max_distance=cut)
+            assert ids == [(e.id, d) for e, d in full]
+    assert store.search_ids("b", "tea", top_k=4, max_distance=2.0) == []
+    # A record keyed for another tenant, planted in b's collection, stays out.
+    store.add("b", [episode("b", "e-b", "The user is learning to play chess.")])
+    planted = store._collection("b", create=False)
+    planted.add(
+        ids=[_key("a", "e-tea")],
+        embeddings=embedder.embed([TOPICS["e-tea"]]),
+        metadatas=[{"tenant": "a", "record": "{}"}],
+    )
+    hits = store.search_ids("b", TOPICS["e-tea"], top_k=4, max_distance=2.0)
+    assert [i for i, _ in hits] == ["e-b"]
+    store.close()
+
+
 @pytest.mark.xdist_group("servers")
 def test_chroma_server_clients_see_each_others_episodes_at_once(chroma_url, embedder):
     from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
