@@ -253,6 +253,33 @@ class TurnIndex(ExcerptIndex):
                 )
             return np.stack([self._window_vectors[m.id] for m in turns])
 
+    def warm(
+        self,
+        transcript: TranscriptStore,
+        episodes: EpisodeStore,
+        tenant: str,
+        window: Sequence[Message],
+    ) -> None:
+        """Embed the turns the next question's ranking would embed.
+
+        Those are the indexed turns not yet embedded and the window turns not
+        yet searched. The engine's worker calls this after the turns' memory
+        work, so a question finds them embedded instead of embedding them.
+        """
+        live, _ = self._index(transcript, episodes, tenant)
+        indexed = list(live)
+        if indexed:
+            self._indexed_vectors(tenant, indexed)
+        seen = self._seq_of[tenant]
+        fresh = [m for m in memory_view(window) if m.id not in seen]
+        if fresh:
+            self.window_vectors(fresh)
+
+    def warm_facts(self, facts: Sequence[Fact]) -> None:
+        """Embed facts' texts now, so a question that ranks them finds them made."""
+        if facts:
+            self._facts_matrix([fact_text(f) for f in facts])
+
     def _facts_matrix(self, texts: Sequence[str]) -> np.ndarray:
         """Embeddings of fact texts, each computed once while it is kept."""
         with self._vec_lock:

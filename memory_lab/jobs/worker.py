@@ -9,6 +9,7 @@ retry succeeds, so a watermark never skips a span.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import defaultdict, deque
@@ -16,6 +17,8 @@ from collections.abc import Callable
 
 from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.types import MemoryEvent
+
+log = logging.getLogger(__name__)
 
 
 class MemoryWorker:
@@ -29,11 +32,19 @@ class MemoryWorker:
         on_error: Callable[[Job, BaseException, bool], None] | None = None,
         owner: str | None = None,
         poll_s: float = 1.0,
+        after_drain: Callable[[], None] | None = None,
     ) -> None:
+        """Start the worker thread.
+
+        `after_drain` runs after each drain, before `flush` returns: work that
+        readers would otherwise do on their first read (see
+        `MemoryEngine._warm_turn_vectors`). It may raise; the worker logs it.
+        """
         self._ledger = ledger
         self._owner = owner
         self._run_job = run_job
         self._on_error = on_error
+        self._after_drain = after_drain
         self._poll_s = poll_s
         self._cond = threading.Condition()
         self._asked = 1  # start by draining what a previous process left
@@ -104,11 +115,21 @@ class MemoryWorker:
                 self._busy = True
             try:
                 self._drain()
+                self._prepare()
             finally:
                 with self._cond:
                     self._busy = False
                     self._served = max(self._served, seen)
                     self._cond.notify_all()
+
+    def _prepare(self) -> None:
+        """`after_drain`, whose failure costs a reader time, never the worker."""
+        if self._after_drain is None or self._stopping:
+            return
+        try:
+            self._after_drain()
+        except Exception:  # noqa: BLE001 - preparing reads must not kill the worker
+            log.warning("preparing reads after a drain failed", exc_info=True)
 
     def _drain(self) -> None:
         blocked: set[tuple[str, str]] = set()
