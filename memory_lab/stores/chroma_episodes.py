@@ -279,19 +279,9 @@ class ChromaEpisodeStore:
         missed, which `ef_search` makes rare.
         """
         tenant = require_tenant(tenant)
-        if top_k <= 0:
+        found = self._nearest(tenant, query, top_k, ["metadatas", "distances"])
+        if found is None:
             return []
-        with self._lock:
-            collection = self._collection(tenant, create=False)
-        if collection is None:
-            return []
-        vector = self._embedder.embed([query])
-        with self._lock:
-            found = collection.query(
-                query_embeddings=vector,
-                n_results=top_k + self._overfetch,
-                include=["metadatas", "distances"],
-            )
         metadatas = (found["metadatas"] or [[]])[0]
         distances = (found["distances"] or [[]])[0]
         # Float rounding can put an identical vector a hair below zero.
@@ -318,19 +308,9 @@ class ChromaEpisodeStore:
         read from each hit's key, which names its tenant.
         """
         tenant = require_tenant(tenant)
-        if top_k <= 0:
+        found = self._nearest(tenant, query, top_k, ["distances"])
+        if found is None:
             return []
-        with self._lock:
-            collection = self._collection(tenant, create=False)
-        if collection is None:
-            return []
-        vector = self._embedder.embed([query])
-        with self._lock:
-            found = collection.query(
-                query_embeddings=vector,
-                n_results=top_k + self._overfetch,
-                include=["distances"],
-            )
         keys = (found["ids"] or [[]])[0]
         distances = (found["distances"] or [[]])[0]
         # The key names its tenant (`_key`): another tenant's is never returned.
@@ -346,6 +326,27 @@ class ChromaEpisodeStore:
             key=lambda hit: (hit[1], hit[0]),
         )
         return hits[:top_k]
+
+    def _nearest(
+        self, tenant: str, query: str, top_k: int, include: list[str]
+    ) -> Any | None:
+        """Chroma's answer for the `top_k` nearest (and the overfetch), or None.
+
+        None when nothing can be found: `top_k` of 0, or no collection yet.
+        """
+        if top_k <= 0:
+            return None
+        with self._lock:
+            collection = self._collection(tenant, create=False)
+        if collection is None:
+            return None
+        vector = self._embedder.embed([query])
+        with self._lock:
+            return collection.query(
+                query_embeddings=vector,
+                n_results=top_k + self._overfetch,
+                include=include,
+            )
 
     def count(self, tenant: str) -> int:
         """How many episodes the tenant has."""
