@@ -121,13 +121,18 @@ def test_a_remembered_episode_search_gives_way_to_another_engines_commit(
         first.worker.stop()
         question = conv.messages[-3].content
         searched: list[str] = []
-        index_search = first.episodes.index.search
+        index = first.episodes.index
 
-        def counted(tenant: str, query: str, **kw):
-            searched.append(query)
-            return index_search(tenant, query, **kw)
+        def counting(search):
+            def counted(tenant: str, query: str, **kw):
+                searched.append(query)
+                return search(tenant, query, **kw)
 
-        first.episodes.index.search = counted  # type: ignore[method-assign]
+            return counted
+
+        # Whichever the committed view asks the index with: records or ids.
+        index.search = counting(index.search)  # type: ignore[method-assign]
+        index.search_ids = counting(index.search_ids)  # type: ignore[attr-defined]
 
         def found() -> set[str]:
             hits = first.episodes.search(tenant, question, top_k=100, max_distance=2.0)
