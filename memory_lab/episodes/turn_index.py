@@ -266,14 +266,25 @@ class TurnIndex(ExcerptIndex):
         yet searched. The engine's worker calls this after the turns' memory
         work, so a question finds them embedded instead of embedding them.
         """
-        live, _ = self._index(transcript, episodes, tenant)
-        indexed = list(live)
+        indexed, fresh = self._pool_parts(transcript, episodes, tenant, window)
         if indexed:
             self._indexed_vectors(tenant, indexed)
-        seen = self._seq_of[tenant]
-        fresh = [m for m in memory_view(window) if m.id not in seen]
         if fresh:
             self.window_vectors(fresh)
+
+    def _pool_parts(
+        self,
+        transcript: TranscriptStore,
+        episodes: EpisodeStore,
+        tenant: str,
+        window: Sequence[Message],
+    ) -> tuple[list[Message], list[Message]]:
+        """The indexed turns, and the window turns not among them, as ranked."""
+        live, _ = self._index(transcript, episodes, tenant)
+        indexed = list(live)  # a compression may extend the index meanwhile
+        seen = self._seq_of[tenant]
+        # Window turns are offered as memory keeps them, like the indexed ones.
+        return indexed, [m for m in memory_view(window) if m.id not in seen]
 
     def warm_facts(self, facts: Sequence[Fact]) -> None:
         """Embed facts' texts now, so a question that ranks them finds them made."""
@@ -366,12 +377,9 @@ class TurnIndex(ExcerptIndex):
         """
         if not query.strip():
             return [], {}
-        live, _ = self._index(transcript, episodes, tenant)
-        indexed = list(live)  # a compression may extend the index meanwhile
+        indexed, fresh = self._pool_parts(transcript, episodes, tenant, extra)
         count = len(indexed)
         seen = self._seq_of[tenant]
-        # Window turns are offered as memory keeps them, like the indexed ones.
-        fresh = [m for m in memory_view(extra) if m.id not in seen]
         pool = indexed + fresh if fresh else indexed
         if not pool:
             return [], {}
