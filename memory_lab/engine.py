@@ -414,8 +414,14 @@ class MemoryEngine:
             )
             excerpts.warm_facts(facts[-FACTS_WARMED:])
         for tenant, thread in sorted(todo):
-            window = self.window(tenant, thread)
-            excerpts.warm(self.deps.transcript, self.deps.episodes, tenant, window)
+            # A question's lock order: the stores' read, then the index's lock.
+            with one_instant(self.deps):
+                marks = self.jobs.marks(tenant, thread)
+                window = window_of(self.deps, tenant, thread, marks)
+                unsearched = excerpts.warm_index(
+                    self.deps.transcript, self.deps.episodes, tenant, window
+                )
+            excerpts.window_vectors(unsearched)
 
     def pending_jobs(self, tenant: str | None = None) -> int:
         """Memory jobs recorded and not yet done (of one tenant, if given)."""

@@ -139,6 +139,12 @@ class ExcerptIndex:
     def _index(
         self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
     ) -> tuple[list[Message], Bm25View | None]:
+        """The tenant's indexed turns and BM25, loaded from the stores if stale.
+
+        It reads the stores under the index's lock, so a caller that may run
+        beside a question holds a read of the stores first, as a question
+        does (lock order: facts, database, index).
+        """
         with self._lock:
             self._load(transcript, episodes, tenant)
             return self._turns[tenant], self._bm25[tenant].view()

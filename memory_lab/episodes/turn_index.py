@@ -228,7 +228,8 @@ class TurnIndex(ExcerptIndex):
         """Every compressed turn's vector, by turn id: the index's own, made once.
 
         For measures over episodes (how coherent each is) that must not embed
-        the whole history again.
+        the whole history again. Call it inside a read of the stores, as
+        `warm_index` says.
         """
         turns, _ = self._index(transcript, episodes, tenant)
         if not turns:
@@ -253,24 +254,28 @@ class TurnIndex(ExcerptIndex):
                 )
             return np.stack([self._window_vectors[m.id] for m in turns])
 
-    def warm(
+    def warm_index(
         self,
         transcript: TranscriptStore,
         episodes: EpisodeStore,
         tenant: str,
         window: Sequence[Message],
-    ) -> None:
-        """Embed the turns the next question's ranking would embed.
+    ) -> list[Message]:
+        """Embed the indexed turns not yet embedded; return the unsearched window turns.
 
-        Those are the indexed turns not yet embedded and the window turns not
-        yet searched. The engine's worker calls this after the turns' memory
-        work, so a question finds them embedded instead of embedding them.
+        The engine's worker calls this after the turns' memory work, so a
+        question finds them embedded instead of embedding them. Call it inside
+        a read of the stores (`one_instant`), as a question ranks: the index
+        loads from the stores under its own lock, and a thread that held that
+        lock while waiting for the stores would deadlock with a question
+        holding the stores and waiting for the lock. The window turns it
+        returns are kept by id, so `window_vectors` can embed them after the
+        read, holding up no writer.
         """
         indexed, fresh = self._pool_parts(transcript, episodes, tenant, window)
         if indexed:
             self._indexed_vectors(tenant, indexed)
-        if fresh:
-            self.window_vectors(fresh)
+        return [m for m in fresh if m.id not in self._window_vectors]
 
     def _pool_parts(
         self,

@@ -36,9 +36,10 @@ class MemoryWorker:
     ) -> None:
         """Start the worker thread.
 
-        `after_drain` runs after each drain, before `flush` returns: work that
-        readers would otherwise do on their first read (see
-        `MemoryEngine._warm_turn_vectors`). It may raise; the worker logs it.
+        `after_drain` runs after a drain that no new work arrived during, so
+        before `flush` returns: work that readers would otherwise do on their
+        first read (see `MemoryEngine._warm_turn_vectors`). It may raise; the
+        worker logs it.
         """
         self._ledger = ledger
         self._owner = owner
@@ -115,7 +116,10 @@ class MemoryWorker:
                 self._busy = True
             try:
                 self._drain()
-                self._prepare()
+                with self._cond:
+                    idle = self._asked == seen
+                if idle:  # while turns keep coming, their work goes first
+                    self._prepare()
             finally:
                 with self._cond:
                     self._busy = False

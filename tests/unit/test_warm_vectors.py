@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.embeddings import CachingEmbedder
 from memory_lab.jobs.worker import MemoryWorker
@@ -90,7 +92,9 @@ def test_a_recipe_without_turn_ranking_warms_nothing_for_it(tmp_path, monkeypatc
     from memory_lab.episodes.turn_index import TurnIndex
 
     warmed: list[str] = []
-    monkeypatch.setattr(TurnIndex, "warm", lambda self, *a: warmed.append("turns"))
+    monkeypatch.setattr(
+        TurnIndex, "warm_index", lambda self, *a: warmed.append("turns") or []
+    )
     monkeypatch.setattr(TurnIndex, "warm_facts", lambda self, f: warmed.append("facts"))
     config = MemoryConfig()
     for expand_turns in (False, True):
@@ -105,3 +109,80 @@ def test_a_recipe_without_turn_ranking_warms_nothing_for_it(tmp_path, monkeypatc
             _talk(engine, 3)
             assert engine.flush(timeout=60)
         assert bool(warmed) is expand_turns
+
+
+class _OwnedLock:
+    """A lock that says which thread holds it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.owner: int | None = None
+
+    def __enter__(self) -> _OwnedLock:
+        self._lock.acquire()
+        self.owner = threading.get_ident()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.owner = None
+        self._lock.release()
+
+
+def test_the_warm_up_reads_the_stores_in_a_questions_lock_order(tmp_path):
+    """Holding the index's lock, the worker reads the stores only inside a read.
+
+    A question holds the stores' read, then takes the index's lock; a warm-up
+    that took the lock first and then waited for the stores deadlocked with it.
+    """
+    engine, _ = _engine(tmp_path)
+    with engine:
+        _talk(engine, 7)
+        assert engine.flush(timeout=60)
+        index = engine.deps.excerpts
+        index._lock = lock = _OwnedLock()
+        database = engine.jobs.db._lock
+        reads: list[tuple[str, bool]] = []
+        revision = engine.episodes.revision
+
+        def watched_revision(tenant: str) -> int:
+            if lock.owner == threading.get_ident():
+                reads.append((threading.current_thread().name, database._is_owned()))
+            return revision(tenant)
+
+        engine.episodes.revision = watched_revision
+        index.drop("t1")  # the next warm-up loads the index from the stores
+        _talk(engine, 9)
+        assert engine.flush(timeout=60)
+        engine.assemble("t1", "What did we say about the train?")
+    by_worker = [held for name, held in reads if name == "memory-worker"]
+    assert by_worker, "the warm-up never loaded the index"
+    assert all(held for _, held in reads), reads
+
+
+def test_the_warm_up_waits_while_work_keeps_coming(tmp_path):
+    """After a drain during which more work was asked comes a drain, not a warm-up."""
+    from memory_lab.jobs.ledger import JobLedger
+
+    ledger = JobLedger(tmp_path / "ledger.sqlite3")
+    ledger.add_jobs("t1", "main", [("compress", 0, 3, "A")], T0)
+    order: list[str] = []
+    worker: MemoryWorker | None = None
+    started = threading.Event()
+
+    def run(job) -> list:
+        started.wait(10)
+        order.append("job")
+        assert worker is not None
+        worker.notify()  # a turn arrived while the job ran
+        ledger.finish(job)
+        return []
+
+    worker = MemoryWorker(
+        ledger, run, after_drain=lambda: order.append("warm"), poll_s=600
+    )
+    started.set()
+    try:
+        assert worker.flush(timeout=30)
+    finally:
+        worker.stop()
+    assert order == ["job", "warm"]

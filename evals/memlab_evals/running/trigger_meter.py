@@ -19,6 +19,7 @@ import numpy as np
 from memlab_evals.running.log import TriggerTrace
 from memory_lab.facts.ranking import in_core
 from memory_lab.types import Episode, Message, TriggerDecision
+from memory_lab.window.view import one_instant
 
 if TYPE_CHECKING:
     from memory_lab.engine import MemoryEngine
@@ -107,9 +108,12 @@ def episode_coherence(
     spans = [ep for ep in episodes if len(ep.turn_ids) >= 2]
     if not spans:
         return {}
-    vectors = engine.deps.excerpts.turn_vectors(
-        engine.transcript, engine.episodes, tenant
-    )
+    # The index loads from the stores under its lock: read them first, as a
+    # question does, or this deadlocks with one.
+    with one_instant(engine.deps):
+        vectors = engine.deps.excerpts.turn_vectors(
+            engine.transcript, engine.episodes, tenant
+        )
     scores = {}
     for ep in spans:
         found = [vectors[t] for t in ep.turn_ids if t in vectors]
