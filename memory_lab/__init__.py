@@ -65,6 +65,12 @@ Map of the library:
 - `graph/`: the LangGraph state machine (state, deps, nodes, routing, build);
   `engine.MemoryEngine` drives it; `snapshot.MemorySnapshot` is the read model.
 
+The public API is `api.Memory` (open a location, add turns, read a context,
+search, remember / forget / correct / confirm, export, purge) and the adapters in
+`adapters/` (an MCP server, a LangGraph store, a LangChain chat history). Code
+outside the library imports only the names in `__all__` and the modules in
+`PUBLIC_MODULES`; everything else may change without notice.
+
 Names below are imported on first use, so importing one small module stays cheap.
 """
 
@@ -74,6 +80,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
+    "Memory": "memory_lab.api",
+    "LocationError": "memory_lab.api",
+    "Hit": "memory_lab.types",
     "ContextBundle": "memory_lab.types",
     "Episode": "memory_lab.types",
     "Fact": "memory_lab.types",
@@ -89,6 +98,10 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "Memory",
+    "LocationError",
+    "Hit",
+    "PUBLIC_MODULES",
     "ContextBundle",
     "Episode",
     "Fact",
@@ -103,13 +116,40 @@ __all__ = [
     "recipe",
 ]
 
+PUBLIC_MODULES = (
+    "memory_lab",
+    "memory_lab.api",
+    "memory_lab.types",
+    "memory_lab.errors",
+    "memory_lab.config",
+    "memory_lab.recipes",
+    "memory_lab.clock",
+    "memory_lab.snapshot",
+    "memory_lab.triggers",
+    "memory_lab.adapters",
+    "memory_lab.adapters.mcp_server",
+    "memory_lab.adapters.langgraph",
+    "memory_lab.adapters.langchain",
+)
+"""Modules code outside the library may import: the API, its records and
+settings, the read model the app shows, the trigger plug-in protocol, and the
+adapters. Everything else is the library's own."""
+
 if TYPE_CHECKING:
+    from memory_lab.api import LocationError, Memory
     from memory_lab.clock import ManualClock, SystemClock
     from memory_lab.config import MemoryConfig, Recipe
     from memory_lab.engine import MemoryEngine
     from memory_lab.errors import MemoryLabError
     from memory_lab.recipes import recipe
-    from memory_lab.types import ContextBundle, Episode, Fact, MemoryEvent, Message
+    from memory_lab.types import (
+        ContextBundle,
+        Episode,
+        Fact,
+        Hit,
+        MemoryEvent,
+        Message,
+    )
 
 
 def __getattr__(name: str) -> Any:

@@ -27,6 +27,7 @@ from memory_lab.clock import Clock, ManualClock, SystemClock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
 from memory_lab.context.live import LiveSources, read_live
+from memory_lab.context.search import search_tiers
 from memory_lab.embeddings import Embedder, default_embedder
 from memory_lab.episodes.periods import PeriodSummaries
 from memory_lab.episodes.turn_index import TurnIndex
@@ -59,7 +60,13 @@ from memory_lab.stores.locations import StoreSpec, namespace_key
 from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.sqlite_db import MEMORY
 from memory_lab.tokens import TokenCounter, default_counter
-from memory_lab.types import ContextBundle, MemoryEvent, Message, TriggerDecision
+from memory_lab.types import (
+    ContextBundle,
+    Hit,
+    MemoryEvent,
+    Message,
+    TriggerDecision,
+)
 from memory_lab.validation import validate_batch
 from memory_lab.window.view import one_instant, window_of
 
@@ -387,6 +394,16 @@ class MemoryEngine:
         with one_instant(self.deps):
             return window_of(self.deps, tenant, thread, self.jobs.marks(tenant, thread))
 
+    def thread_view(
+        self, tenant: str, thread: str = "main"
+    ) -> tuple[str, list[Message]]:
+        """The running summary and the verbatim turns of the window, at one state."""
+        tenant = require_tenant(tenant)
+        with one_instant(self.deps):
+            marks = self.jobs.marks(tenant, thread)
+            window = window_of(self.deps, tenant, thread, marks)
+            return self.episodes.summary_seen(tenant, thread, marks.summary), window
+
     def _took_turns(self, tenant: str, thread: str) -> None:
         """Note a thread whose new turns the worker should embed after its drain."""
         with self._unwarmed_lock:
@@ -471,6 +488,16 @@ class MemoryEngine:
             window = window_of(self.deps, tenant, thread, marks)
             summary = self.episodes.summary_seen(tenant, thread, marks.summary)
             return build_context(deps, tenant, query, window, summary, live)
+
+    def search(
+        self, tenant: str, query: str, *, k: int = 10, thread: str = "main"
+    ) -> list[Hit]:
+        """The `k` best facts, episodes and turns for `query`, across the tiers."""
+        tenant = require_tenant(tenant)
+        with self._lock, one_instant(self.deps):
+            marks = self.jobs.marks(tenant, thread)
+            window = window_of(self.deps, tenant, thread, marks)
+            return search_tiers(self.deps, tenant, query, window, k=k)
 
     def brain_reads(self) -> dict[str, int]:
         """Tokens memory work and replies gave the brain to read, by call kind.

@@ -388,3 +388,16 @@ class ContextBundle(Record):
     def block(self, kind: str) -> ContextBlock | None:
         """The block of a kind, if present."""
         return next((b for b in self.blocks if b.kind == kind), None)
+
+
+class Hit(Record):
+    """One search result from any tier, in the shape every way in returns it."""
+
+    tier: Literal["facts", "episodes", "turns"]
+    id: str = Field(description="The fact, episode or turn id.")
+    text: str
+    source: list[str] = Field(description="Ids of the turns it was read from.")
+    date: AwareDatetime | None = Field(
+        description="When it held (a fact), ended (an episode) or was said (a turn)."
+    )
+    score: float = Field(description="Fused rank score across the tiers; higher first.")

@@ -11,21 +11,34 @@ model (agentic memory).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from memory_lab.brains.base import ToolResponder
+from memory_lab.brains.base import Brain, ToolResponder
+from memory_lab.clock import Clock
+from memory_lab.config import MemoryConfig
 from memory_lab.errors import require_tenant
+from memory_lab.facts.memory import FactMemory
 from memory_lab.text import content_words, fact_words
-from memory_lab.types import FactCandidate
+from memory_lab.types import ContextBundle, FactCandidate
 
-if TYPE_CHECKING:
-    from memory_lab.engine import MemoryEngine
+
+class ToolHost(Protocol):
+    """What the tools work on: an engine's facts, clock, settings and context."""
+
+    facts: FactMemory
+    clock: Clock
+    config: MemoryConfig
+    brain: Brain
+
+    def assemble(self, tenant: str, query: str) -> ContextBundle:
+        """The context for `query`."""
+        ...
 
 
 def memory_tools(
-    engine: MemoryEngine, tenant: str, *, session: str = "tools"
+    engine: ToolHost, tenant: str, *, session: str = "tools"
 ) -> list[BaseTool]:
     """The memory tools for `tenant`."""
     tenant = require_tenant(tenant)
@@ -136,7 +149,7 @@ def memory_tools(
     ]
 
 
-def offered_tools(engine: MemoryEngine) -> Callable[[str, str], list[BaseTool]] | None:
+def offered_tools(engine: ToolHost) -> Callable[[str, str], list[BaseTool]] | None:
     """What the respond node offers the replying model: a tenant's tools, or None.
 
     None unless the engine's brain takes tools and has agentic memory on; the

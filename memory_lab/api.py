@@ -1,0 +1,436 @@
+"""`Memory`: the public way into memory-lab, for your own agent and for our tools.
+
+    from memory_lab import Memory
+
+    with Memory.open("./memory", recipe="A") as memory:
+        memory.add("ada", [{"role": "user", "content": "I moved to Lyon."}])
+        memory.flush()                      # only when you need the work done now
+        print(memory.context("ada", "Where do I live?", budget=600).text)
+
+A location is a folder (SQLite and a Chroma folder inside it), `":memory:"`
+(nothing kept after `close`) or a `postgresql://` URL (the episode index then
+lives on the Chroma server `episodes=` names, else in this process). The same
+location means the same memory to every command: `replay --data`, `export`,
+`purge`, the app and `memory-lab mcp`.
+
+Adding turns stores them at once and returns their ids; compression and fact
+extraction run on a background worker, as in the harness. Every method names a
+tenant, and one tenant never reads another's records.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Self
+
+from memory_lab.clock import Clock
+from memory_lab.config import LLMSettings, MemoryConfig
+from memory_lab.engine import MemoryEngine
+from memory_lab.errors import InvalidMessageError, MemoryLabError, require_tenant
+from memory_lab.recipes import recipe as named_recipe
+from memory_lab.stores.locations import StoreSpec
+from memory_lab.types import (
+    ContextBundle,
+    Fact,
+    FactCandidate,
+    Hit,
+    MemoryEvent,
+    Message,
+)
+
+MEMORY = ":memory:"
+"""The location of a memory held in this process only."""
+
+MESSAGE_FIELDS = {"role", "content", "timestamp", "id", "speaker", "session"}
+"""What a message given as a mapping may carry."""
+
+
+class LocationError(MemoryLabError, ValueError):
+    """A location that cannot be opened as a memory."""
+
+
+def parse_location(
+    location: str | Path, *, episodes: str | None = None
+) -> tuple[Path | None, StoreSpec]:
+    """The data folder and servers a location names.
+
+    Raises:
+        LocationError: for an empty location, a URL of another scheme, or a
+            path that exists and is not a folder.
+    """
+    text = str(location).strip()
+    if not text:
+        raise LocationError("location is empty: give a folder, ':memory:' or a URL")
+    if text == MEMORY:
+        return None, StoreSpec(episodes=episodes)
+    if "://" in text:
+        try:
+            return None, StoreSpec(store=text, episodes=episodes)
+        except ValueError as err:
+            raise LocationError(f"location {text!r}: {err}") from None
+    folder = Path(text).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise LocationError(f"location {text!r} is a file, not a folder")
+    return folder, StoreSpec(episodes=episodes)
+
+
+class Memory:
+    """Tiered memory on one location: add turns, read contexts, manage facts.
+
+    Thread-safe: one `Memory` serves every tenant and thread of its location.
+    """
+
+    def __init__(self, engine: MemoryEngine, location: str) -> None:
+        self._engine = engine
+        self.location = location
+        """Where this memory lives, as it was opened."""
+
+    @classmethod
+    def open(
+        cls,
+        location: str | Path = MEMORY,
+        *,
+        recipe: str = "A",
+        brain: LLMSettings | None = None,
+        extractor: str | None = None,
+        episodes: str | None = None,
+        config: MemoryConfig | None = None,
+        clock: Clock | None = None,
+    ) -> Memory:
+        """Open (or create) the memory at `location`.
+
+        Args:
+            location: A folder, ":memory:" or a `postgresql://` URL.
+            recipe: When to compress: "A", "B", "C", "D", "A+D", ... or a
+                plug-in trigger's name.
+            brain: An OpenAI-compatible endpoint; None is the offline brain
+                (a dependency parse plus a pattern table, no model).
+            extractor: How the offline brain reads facts ("parse" or "rules").
+            episodes: An `http://host:port` Chroma server for the episode index.
+            config: Every other setting; `recipe`, `brain` and `extractor`
+                override its fields.
+            clock: Injected time (tests, replays); the system clock otherwise.
+
+        Raises:
+            LocationError: when the location cannot be opened.
+            MemoryLabError: when a part the configuration needs cannot be
+                imported, naming what to install.
+        """
+        data_dir, stores = parse_location(location, episodes=episodes)
+        update: dict[str, Any] = {"recipe": named_recipe(recipe)}
+        if brain is not None:
+            update["llm"] = brain
+        if extractor is not None:
+            update["extractor"] = extractor
+        settings = (config or MemoryConfig()).model_copy(update=update)
+        settings = MemoryConfig.model_validate(settings.model_dump())
+        try:
+            engine = MemoryEngine(data_dir, config=settings, clock=clock, stores=stores)
+        except MemoryLabError:
+            raise
+        except OSError as err:
+            raise LocationError(f"cannot open {str(location)!r}: {err}") from err
+        return cls(engine, str(location))
+
+    # --- turns -----------------------------------------------------------------
+
+    def add(
+        self,
+        tenant: str,
+        messages: Iterable[Message | Mapping[str, Any]],
+        *,
+        thread: str = "main",
+    ) -> list[str]:
+        """Store turns of `tenant`'s `thread` now; their memory work runs behind.
+
+        A message is a `Message` or a mapping with `role` ("user", "assistant"
+        or "system") and `content`, and optionally `timestamp` (ISO 8601 with
+        a zone, default now), `id`, `speaker` and `session`.
+
+        Returns:
+            The stored turns' ids, in order.
+
+        Raises:
+            InvalidMessageError: naming the bad message and field; nothing of
+                the batch is stored.
+        """
+        tenant = require_tenant(tenant)
+        batch = [self._message(tenant, thread, m, i) for i, m in enumerate(messages)]
+        if not batch:
+            raise InvalidMessageError("messages: give at least one message")
+        self._engine.ingest(tenant, batch, thread=thread)
+        return [m.id for m in batch]
+
+    def _message(
+        self, tenant: str, thread: str, given: Message | Mapping[str, Any], i: int
+    ) -> Message:
+        if isinstance(given, Message):
+            return given
+        if not isinstance(given, Mapping):
+            raise InvalidMessageError(
+                f"messages[{i}]: expected an object with role and content, "
+                f"got {type(given).__name__}"
+            )
+        unknown = sorted(set(given) - MESSAGE_FIELDS)
+        if unknown:
+            raise InvalidMessageError(
+                f"messages[{i}]: unknown field {unknown[0]!r} "
+                f"(known: {', '.join(sorted(MESSAGE_FIELDS))})"
+            )
+        for name in ("role", "content"):
+            if name not in given:
+                raise InvalidMessageError(f"messages[{i}].{name}: missing")
+        content = given["content"]
+        if not isinstance(content, str) or not content.strip():
+            raise InvalidMessageError(f"messages[{i}].content: must be non-empty text")
+        fields = {
+            "id": given.get("id") or f"{thread}:{uuid.uuid4().hex[:16]}",
+            "tenant": tenant,
+            "session": given.get("session") or thread,
+            "role": given["role"],
+            "content": content,
+            "speaker": given.get("speaker") or "",
+            "timestamp": given.get("timestamp") or self._engine.clock.now(),
+        }
+        try:
+            return Message.model_validate(fields)
+        except ValueError as err:
+            errors = getattr(err, "errors", lambda: [])()
+            where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "message"
+            what = errors[0]["msg"] if errors else str(err)
+            raise InvalidMessageError(f"messages[{i}].{where}: {what}") from None
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the memory work owed so far is done; False on timeout."""
+        return self._engine.flush(timeout)
+
+    def close_session(self, tenant: str, *, thread: str = "main") -> None:
+        """End a chat: every turn past the compression watermark is extracted."""
+        self._engine.close_session(tenant, thread=thread)
+
+    # --- reads -----------------------------------------------------------------
+
+    def context(
+        self,
+        tenant: str,
+        query: str,
+        *,
+        budget: int | None = None,
+        thread: str = "main",
+    ) -> ContextBundle:
+        """The context for `query` within `budget` tokens (default: the config's).
+
+        `.text` is the whole context, delimited as data; `.blocks` its parts
+        (facts, episodes, excerpts, summary, window), each with its tokens.
+
+        Raises:
+            ValueError: for a budget below 50 tokens.
+        """
+        scaled = None
+        if budget is not None:
+            if isinstance(budget, bool) or not isinstance(budget, int) or budget < 50:
+                raise ValueError(
+                    f"budget: must be a whole number >= 50, got {budget!r}"
+                )
+            scaled = self._engine.config.budget.scaled(budget)
+        return self._engine.assemble(tenant, query, thread=thread, budget=scaled)
+
+    def search(
+        self, tenant: str, query: str, *, k: int = 10, thread: str = "main"
+    ) -> list[Hit]:
+        """The `k` best facts, episodes and turns for `query`, best first."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 100:
+            raise ValueError(f"k: must be a whole number from 1 to 100, got {k!r}")
+        return self._engine.search(tenant, query, k=k, thread=thread)
+
+    def facts(self, tenant: str, *, category: str | None = None) -> list[Fact]:
+        """The facts in force now, optionally of one category."""
+        active = self._engine.facts.active(require_tenant(tenant))
+        return [f for f in active if category is None or f.category == category]
+
+    def fact(self, tenant: str, fact_id: str) -> Fact | None:
+        """One fact row by id, in force or not; None when the tenant has none."""
+        return self._engine.facts.get(require_tenant(tenant), fact_id)
+
+    def window(
+        self, tenant: str, *, thread: str = "main"
+    ) -> tuple[str, list[Message]]:
+        """The session window: the running summary, then the verbatim tail."""
+        return self._engine.thread_view(tenant, thread)
+
+    def events(self, tenant: str, *, limit: int = 200) -> list[MemoryEvent]:
+        """What memory did for `tenant`, newest last (writes, forgets, failures)."""
+        return self._engine.events.events(require_tenant(tenant))[-limit:]
+
+    def failures(self, tenant: str) -> list[MemoryEvent]:
+        """Memory work that failed for good (its turns stay in the transcript)."""
+        return [
+            e
+            for e in self._engine.events.events(require_tenant(tenant))
+            if e.kind == "job_failed" and "for good" in e.detail
+        ]
+
+    # --- facts you state -------------------------------------------------------
+
+    def remember(
+        self,
+        tenant: str,
+        key: str,
+        value: str,
+        *,
+        category: str = "knowledge",
+        subject: str = "user",
+        importance: float = 0.7,
+        detail: str = "",
+        source_turn: str | None = None,
+    ) -> Fact:
+        """Store a fact as stated by its owner: the top trust tier.
+
+        Extraction never overrides an explicit fact; a later `remember` of the
+        same key supersedes it, and the old value stays in its history.
+
+        Raises:
+            ValueError: naming an empty key or value, or an unknown category.
+        """
+        tenant = require_tenant(tenant)
+        for name, text in (("key", key), ("value", value), ("subject", subject)):
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError(f"{name}: must be non-empty text")
+        known = set(self._engine.config.facts.categories)
+        if category not in known:
+            raise ValueError(
+                f"category: unknown {category!r} (known: {', '.join(sorted(known))})"
+            )
+        now = self._engine.clock.now()
+        candidate = FactCandidate(
+            category=category,
+            key=key.strip(),
+            value=value.strip(),
+            subject=subject.strip(),
+            confidence=1.0,
+            importance=importance,
+            source="explicit",
+            session="api",
+            turn_ids=[source_turn or f"api:remember:{now.isoformat()}"],
+            evidence=value,
+            body=detail,
+        )
+        event = self._engine.facts.write(tenant, candidate)
+        fact = self._engine.facts.get(tenant, event.refs[0])
+        assert fact is not None  # the write just stored it
+        return fact
+
+    def correct(self, tenant: str, fact_id: str, value: str) -> Fact:
+        """Replace a fact's value with an explicit one; the old row is superseded.
+
+        Raises:
+            KeyError: when the tenant has no fact `fact_id`.
+        """
+        old = self._require(tenant, fact_id)
+        return self.remember(
+            tenant,
+            old.key,
+            value,
+            category=old.category,
+            subject=old.subject,
+            importance=old.importance,
+        )
+
+    def forget(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Stop using a fact: end-dated and kept for audit (`purge` removes it).
+
+        Raises:
+            KeyError: when the tenant has no fact `fact_id`.
+        """
+        self._require(tenant, fact_id)
+        return self._engine.facts.forget(tenant, fact_id)
+
+    def confirm(self, tenant: str, fact_id: str) -> MemoryEvent:
+        """Re-confirm a fact: its confidence rises and its time to live renews.
+
+        Raises:
+            KeyError: when the tenant has no fact `fact_id`.
+        """
+        self._require(tenant, fact_id)
+        return self._engine.facts.confirm(tenant, fact_id)
+
+    def _require(self, tenant: str, fact_id: str) -> Fact:
+        fact = self.fact(tenant, fact_id)
+        if fact is None:
+            raise KeyError(f"fact_id: no fact {fact_id!r} for tenant {tenant!r}")
+        return fact
+
+    def tools(self, tenant: str) -> list[Any]:
+        """The memory tools bound to `tenant`, as LangChain tools for an agent.
+
+        memory_save, memory_update, memory_forget, memory_confirm, memory_list,
+        memory_recall, memory_link, memory_unlink and memory_links.
+        """
+        from memory_lab.facts.tools import memory_tools
+
+        return memory_tools(self._engine, tenant)
+
+    # --- the owner's control ---------------------------------------------------
+
+    def export(self, tenant: str, out: str | Path | None = None) -> dict[str, int]:
+        """Everything held about `tenant`, as JSON lines in `out` (if given).
+
+        Returns:
+            How many records of each kind were exported.
+
+        Raises:
+            MemoryLabError: for a memory held in this process only, or a tenant
+                with no data.
+        """
+        from memory_lab.owner.export import export_tenant, write_export
+        from memory_lab.owner.holdings import engine_holdings
+
+        tenant = require_tenant(tenant)
+        self.flush()
+        export = export_tenant(
+            engine_holdings(self._engine), tenant, now=self._engine.clock.now()
+        )
+        if out is not None:
+            write_export(export, Path(out))
+        return dict(export.header.counts)
+
+    def purge(
+        self,
+        tenant: str,
+        *,
+        fact: str | None = None,
+        chat: str | None = None,
+        before: datetime | None = None,
+        requested_by: str = "api",
+    ) -> dict[str, Any]:
+        """Remove content for real (unlike `forget`); without a selector, all of it.
+
+        Returns:
+            The tombstone: who asked, when, what was selected, and how many
+            records each tier lost; never the content.
+        """
+        from dataclasses import asdict
+
+        from memory_lab.owner.selection import Selection
+
+        selection = Selection(fact=fact, chat=chat, before=before)
+        tombstone = self._engine.purge(tenant, selection, requested_by=requested_by)
+        return asdict(tombstone)
+
+    # --- lifetime --------------------------------------------------------------
+
+    def close(self, *, wait: bool = True) -> None:
+        """Release the stores; with `wait`, the owed memory work is done first."""
+        self._engine.close(wait=wait)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(wait=exc[0] is None)
+
+    def __repr__(self) -> str:
+        return f"Memory({self.location!r})"

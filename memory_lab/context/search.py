@@ -1,0 +1,97 @@
+"""Search across the tiers: facts, episodes and turns in one ranked list.
+
+Each tier is ranked by the retrieval the context uses (facts and turns on one
+fused scale, episodes by meaning and words); the three orders are fused by rank,
+so a tier with many weak matches cannot crowd out one with a strong one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from memory_lab.context.build import Sources
+from memory_lab.episodes.search import search_episodes
+from memory_lab.fusion import fuse_ranks
+from memory_lab.text import content_words, fact_words
+from memory_lab.types import Hit, Message
+
+
+def search_tiers(
+    deps: Sources, tenant: str, query: str, window: Sequence[Message], *, k: int
+) -> list[Hit]:
+    """The `k` best hits for `query`, best first; an empty query finds nothing."""
+    if not query.strip() or k <= 0:
+        return []
+    now = deps.clock.now()
+    limit = max(k, deps.config.assembly.max_fact_lines)
+    episodes = search_episodes(deps.episodes, tenant, query, deps.config.retrieval)
+    facts = deps.facts.candidates(tenant, query, now=now, limit=limit)
+    seen = {f.id for f in facts}
+    facts += [
+        f
+        for f in deps.facts.about(tenant, query, now=now, limit=limit)
+        if f.id not in seen
+    ]
+    turns, fact_scores = deps.excerpts.rank_with_facts(
+        deps.transcript,
+        deps.episodes,
+        tenant,
+        query,
+        episodes,
+        extra=window,
+        facts=facts,
+    )
+    if not fact_scores:
+        # No turns to rank against (facts saved by tools alone): facts that
+        # share a content word with the query, in the fact order.
+        words = content_words(query)
+        fact_scores = {
+            f.id: 1.0 / (1 + rank)
+            for rank, f in enumerate(
+                f for f in facts if words & fact_words(f.key, f.value)
+            )
+        }
+    hits: dict[str, Hit] = {}
+    for fact in facts:
+        if fact.id in fact_scores:
+            hits[f"f:{fact.id}"] = Hit(
+                tier="facts",
+                id=fact.id,
+                text=f"{fact.subject} {fact.key}: {fact.value}",
+                source=list(fact.turn_ids),
+                date=fact.valid_from,
+                score=0.0,
+            )
+    for episode, _ in episodes:
+        hits[f"e:{episode.id}"] = Hit(
+            tier="episodes",
+            id=episode.id,
+            text=episode.render(),
+            source=list(episode.turn_ids),
+            date=episode.end,
+            score=0.0,
+        )
+    for turn, _ in turns:
+        hits[f"t:{turn.id}"] = Hit(
+            tier="turns",
+            id=turn.id,
+            text=f"{turn.who}: {turn.content}",
+            source=[turn.id],
+            date=turn.timestamp,
+            score=0.0,
+        )
+    fact_order = sorted(
+        (f"f:{i}" for i in fact_scores if f"f:{i}" in hits),
+        key=lambda key: -fact_scores[key[2:]],
+    )
+    fused = fuse_ranks(
+        [
+            fact_order,
+            [f"e:{ep.id}" for ep, _ in episodes],
+            [f"t:{turn.id}" for turn, _ in turns],
+        ]
+    )
+    best = sorted(fused, key=lambda key: (-fused[key], key))[:k]
+    return [
+        hits[key].model_copy(update={"score": round(fused[key], 6)}) for key in best
+    ]
