@@ -255,11 +255,44 @@ class Memory:
         """One fact row by id, in force or not; None when the tenant has none."""
         return self._engine.facts.get(require_tenant(tenant), fact_id)
 
-    def window(
-        self, tenant: str, *, thread: str = "main"
-    ) -> tuple[str, list[Message]]:
+    def window(self, tenant: str, *, thread: str = "main") -> tuple[str, list[Message]]:
         """The session window: the running summary, then the verbatim tail."""
         return self._engine.thread_view(tenant, thread)
+
+    def stats(self, tenant: str, *, thread: str = "main") -> dict[str, int]:
+        """Sizes of each tier: turns stored, episodes, active facts, owed jobs."""
+        tenant = require_tenant(tenant)
+        engine = self._engine
+        return {
+            "turns": engine.transcript.count(tenant),
+            "window": len(engine.thread_view(tenant, thread)[1]),
+            "episodes": engine.episodes.count(tenant),
+            "facts": len(engine.facts.active(tenant)),
+            "pending_jobs": engine.pending_jobs(tenant),
+        }
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in `text` as budgets count them."""
+        return self._engine.counter.count(text)
+
+    @property
+    def brain(self) -> str:
+        """Which brain does the memory work: 'rule-based' offline, else the model."""
+        return str(
+            getattr(self._engine.brain, "name", type(self._engine.brain).__name__)
+        )
+
+    def brain_usage(self) -> dict[str, int]:
+        """The brain's counters (calls, tokens, fallbacks) as plain ints."""
+        usage = getattr(self._engine.brain, "usage", None)
+        raw = usage() if callable(usage) else {}
+        counts: dict[str, int] = {}
+        for key, value in (raw or {}).items():
+            try:
+                counts[str(key)] = int(value or 0)
+            except (TypeError, ValueError):
+                continue
+        return counts
 
     def events(self, tenant: str, *, limit: int = 200) -> list[MemoryEvent]:
         """What memory did for `tenant`, newest last (writes, forgets, failures)."""
