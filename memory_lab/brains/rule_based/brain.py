@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_lab.brains.base import BrainResult, zero_usage
+from memory_lab.brains.parsed.pipeline import require_parser
 from memory_lab.brains.rule_based.answer import Embed, answer_reply
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
@@ -42,6 +43,11 @@ class RuleBasedBrain:
             researcher can switch a category off by removing it from the config.
         embed: Sentence vectors for matching a reply's memory lines by meaning
             (`answer.answer_reply`); without it replies match words only.
+
+    Raises:
+        ParserMissingError: with `parse`, when spaCy or its English pipeline is
+            not installed; extraction runs in the background, where it would
+            otherwise fail on every job.
     """
 
     name = "rule"
@@ -56,6 +62,8 @@ class RuleBasedBrain:
         self._counter = counter if counter is not None else default_counter()
         self._embed = embed
         self._facts = categories if categories is not None else FactConfig()
+        if extractor == "parse":
+            require_parser()
         self._extractor = extractor
 
     def summarize(
