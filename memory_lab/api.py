@@ -259,6 +259,15 @@ class Memory:
         """The session window: the running summary, then the verbatim tail."""
         return self._engine.thread_view(tenant, thread)
 
+    def threads(self, tenant: str) -> list[str]:
+        """The tenant's threads, by name: each one given a turn or a close.
+
+        A `close_session` on a thread with no turns yet records it too, so a
+        conversation can move to a new thread before its first turn and be
+        found there again (the LangChain history's `clear` does this).
+        """
+        return self._engine.jobs.threads(require_tenant(tenant))
+
     def stats(self, tenant: str, *, thread: str = "main") -> dict[str, int]:
         """Sizes of each tier: turns stored, episodes, active facts, owed jobs."""
         tenant = require_tenant(tenant)

@@ -113,6 +113,16 @@ class JobLedger:
             return ThreadMarks()
         return ThreadMarks(**{f.name: row[f.name] for f in fields(ThreadMarks)})
 
+    def threads(self, tenant: str) -> list[str]:
+        """The tenant's threads with marks (a step has run on each), by name."""
+        tenant = require_tenant(tenant)
+        with self.db.read() as conn:
+            rows = conn.execute(
+                "SELECT thread FROM memory_threads WHERE tenant = ? ORDER BY thread",
+                (tenant,),
+            ).fetchall()
+        return [row["thread"] for row in rows]
+
     def save_marks(self, tenant: str, thread: str, marks: ThreadMarks) -> None:
         """Store the thread's watermarks (inside the caller's transaction, if any)."""
         tenant = require_tenant(tenant)
