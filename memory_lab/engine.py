@@ -444,6 +444,20 @@ class MemoryEngine:
         """Memory jobs recorded and not yet done (of one tenant, if given)."""
         return self.jobs.count(tenant)
 
+    def failures(self, tenant: str) -> list[MemoryEvent]:
+        """The `job_failed` events of the tenant's memory jobs given up on, in order.
+
+        A failed job is retried (up to `jobs.ledger.MAX_ATTEMPTS` tries); only
+        the failure that gives it up is listed, so any entry is memory the
+        turns asked for that will not be made. Replays and evals report them.
+        """
+        tenant = require_tenant(tenant)
+        return [
+            event
+            for event in self.events.events(tenant)
+            if event.kind == "job_failed" and " failed for good: " in event.detail
+        ]
+
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until the memory work asked for so far is done.
 
