@@ -119,6 +119,7 @@ __all__ = [
 PUBLIC_MODULES = (
     "memory_lab",
     "memory_lab.api",
+    "memory_lab.items",
     "memory_lab.types",
     "memory_lab.errors",
     "memory_lab.config",

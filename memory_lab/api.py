@@ -20,11 +20,12 @@ tenant, and one tenant never reads another's records.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from memory_lab.clock import Clock
 from memory_lab.config import LLMSettings, MemoryConfig
@@ -40,6 +41,9 @@ from memory_lab.types import (
     MemoryEvent,
     Message,
 )
+
+if TYPE_CHECKING:
+    from memory_lab.items import ItemStore
 
 MEMORY = ":memory:"
 """The location of a memory held in this process only."""
@@ -414,6 +418,21 @@ class Memory:
         from memory_lab.facts.tools import memory_tools
 
         return memory_tools(self._engine, tenant)
+
+    @functools.cached_property
+    def items(self) -> ItemStore:
+        """Key-value items any agent may keep here, searched by meaning.
+
+        One `ItemStore` per memory, on its database and with its embedder:
+        what the LangGraph store adapter (`memory_lab.adapters.langgraph`)
+        reads and writes. Its methods name a tenant, like every other.
+        """
+        from memory_lab.items import ItemStore
+
+        engine = self._engine
+        return ItemStore(
+            engine.jobs.db, engine.embedder, events=engine.events, clock=engine.clock
+        )
 
     # --- the owner's control ---------------------------------------------------
 
