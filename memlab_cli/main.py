@@ -70,7 +70,7 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
 
 def _run_replay(args: argparse.Namespace) -> int:
     from memlab_cli.conversation_io import load_replayable
-    from memlab_cli.replay import render_replay, replay
+    from memlab_cli.replay import failure_lines, render_replay, replay
     from memory_lab.config import MemoryConfig
     from memory_lab.recipes import recipe
 
@@ -106,7 +106,10 @@ def _run_replay(args: argparse.Namespace) -> int:
                     print(json.dumps(r.snapshot, ensure_ascii=False))
         else:
             render_replay(results, per_turn=not args.quiet)
-    return 0
+    failed = failure_lines(results)
+    for line in failed:
+        print(line, file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _add_graph(sub: argparse._SubParsersAction) -> None:

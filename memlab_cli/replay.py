@@ -41,6 +41,8 @@ class ReplayResult:
     turns: list[TurnStats] = field(default_factory=list)
     compressions: int = 0
     snapshot: dict = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    """What each memory job given up on said (`MemoryEngine.failures`), in order."""
 
     @property
     def mean_context_tokens(self) -> float:
@@ -102,6 +104,7 @@ def replay(
             )
         engine.close_session(conv.tenant)
         engine.flush()
+        result.failures = [event.detail for event in engine.failures(conv.tenant)]
         result.snapshot = engine.snapshot(conv.tenant)
         result.snapshot.update(brain_record(engine.brain))
     finally:
@@ -116,6 +119,24 @@ def brain_record(brain: object) -> dict:
         "brain": getattr(brain, "name", type(brain).__name__),
         "llm_usage": {key: usage.get(key, 0) for key in USAGE_KEYS},
     }
+
+
+def failure_lines(results: list[ReplayResult]) -> list[str]:
+    """One error line per run whose memory jobs failed for good, naming the first.
+
+    A run whose extraction or compression kept failing still prints its
+    tables, but they describe a memory that never got that work done.
+    """
+    return [
+        f"memory-lab replay: error: {_jobs(len(r.failures))} failed for good in "
+        f"{r.conversation}/{r.recipe}: {r.failures[0]}"
+        for r in results
+        if r.failures
+    ]
+
+
+def _jobs(n: int) -> str:
+    return f"{n} memory job{'' if n == 1 else 's'}"
 
 
 def render_replay(
