@@ -12,6 +12,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -175,7 +176,39 @@ def _run_eval(args: argparse.Namespace) -> int:
         status |= publish(
             log, budget_folder(args.out, budget, args.budget), gate=args.gate
         )
+    warn_job_failures(logs.values(), "eval")
     return status
+
+
+def warn_job_failures(logs: Iterable[RunLog], command: str) -> None:
+    """Print `job_failure_warnings` to stderr, once over the budgets' logs.
+
+    Every budget's log holds the same runs (one ingestion each).
+    """
+    lines = (line for log in logs for line in job_failure_warnings(log, command))
+    for line in dict.fromkeys(lines):
+        print(line, file=sys.stderr)
+
+
+def job_failure_warnings(log: RunLog, command: str = "eval") -> list[str]:
+    """One line per system and conversation whose memory jobs failed for good.
+
+    Its probes are still scored, but against a memory that lacks the failed
+    jobs' facts or episodes, so the numbers understate the recipe.
+    """
+    lines = []
+    for run in log.conversations:
+        failed = run.errors.get("job_failed", 0)
+        if failed:
+            first = next(
+                (e["error"] for e in run.events if e.get("stage") == "memory job"), ""
+            )
+            jobs = f"{failed} memory job{'' if failed == 1 else 's'}"
+            lines.append(
+                f"memory-lab {command}: warning: {jobs} failed for good in "
+                f"{run.conversation}/{run.system}: {first}"
+            )
+    return lines
 
 
 def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
@@ -541,6 +574,7 @@ def main_job(
             probes = probe_scores(log)
             status |= publish(log, runs / name, probes=probes)
             goal += goal_rows(name, log, probes)
+        warn_job_failures(logs.values(), "main")
         seconds[label] = round(time.perf_counter() - started, 1)
         budgets = " and ".join(f"{b:,}" for b in MAIN_BUDGETS)
         print(f"{label} at {budgets} tokens: {seconds[label]:.0f} s")

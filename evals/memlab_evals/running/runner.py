@@ -223,7 +223,7 @@ def _trace(system) -> TriggerTrace | None:
 
 
 def _health(system) -> RunHealth:
-    """A system's health; only peers report one, the rest are always fine."""
+    """A system's health; peers and memory recipes report one, the rest are fine."""
     report = getattr(system, "health", None)
     return report() if callable(report) else RunHealth()
 

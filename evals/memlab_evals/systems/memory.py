@@ -14,7 +14,7 @@ from pathlib import Path
 from memlab_evals.running.log import EpisodeStat, StoredFact, TriggerTrace
 from memlab_evals.running.trigger_meter import TriggerMeter, episode_coherence
 from memlab_evals.systems.registry import BuildArgs
-from memlab_evals.systems.types import BuildCost, Context, System
+from memlab_evals.systems.types import BuildCost, Context, RunHealth, System
 from memory_lab.clock import ManualClock
 from memory_lab.config import (
     DEFAULT_EXTRACTOR,
@@ -158,6 +158,25 @@ class MemorySystem:
             tokens=usage.get("prompt_tokens", 0) + usage.get("completion_tokens", 0),
             compressions=self._compressions,
             usage=usage,
+        )
+
+    def health(self) -> RunHealth:
+        """'errors' when memory jobs failed for good: the memory lacks their work.
+
+        Each given-up job is one event (its time and what it said), so the log
+        and the report tell a broken extraction from a memory that forgot.
+        """
+        self.engine.flush()
+        failed = self.engine.failures(self.tenant)
+        if not failed:
+            return RunHealth()
+        return RunHealth(
+            status="errors",
+            errors={"job_failed": len(failed)},
+            events=[
+                {"at": e.at.isoformat(), "stage": "memory job", "error": e.detail}
+                for e in failed
+            ],
         )
 
     def close(self) -> None:

@@ -40,9 +40,9 @@ class BuildCost:
 class RunHealth:
     """How a system fared over one conversation, beside what it cost.
 
-    Only the peer systems report anything but the default: a library calling an
-    endpoint can fail part-way, and its rows must say so rather than look like a
-    memory that merely forgot.
+    Peers and memory recipes report one: a library calling an endpoint can fail
+    part-way, and a recipe's background memory jobs can fail for good; their
+    rows must say so rather than look like a memory that merely forgot.
     """
 
     status: str = "ok"
