@@ -12,8 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from memlab_cli.store_flags import add_store_flags
-from memory_lab.owner.holdings import Holdings, NoMemoryError, open_holdings
-from memory_lab.owner.records import TenantExport
+from memory_lab.owner import Holdings, NoMemoryError, TenantExport, open_holdings
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,15 +59,13 @@ def _add_place_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _open(args: argparse.Namespace, *, create: bool) -> Holdings:
-    from memory_lab.embeddings import default_embedder
-
     spec = args.settings.stores(args.store, args.episodes_store)
     data = args.data or args.settings.data
-    return open_holdings(data, spec, default_embedder(), create=create)
+    return open_holdings(data, spec, create=create)
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from memory_lab.owner.export import NoTenantDataError, export_tenant, write_export
+    from memory_lab.owner import NoTenantDataError, export_tenant, write_export
 
     try:
         holdings = _open(args, create=False)
@@ -91,7 +88,7 @@ def _run_export(args: argparse.Namespace) -> int:
 
 
 def _run_import(args: argparse.Namespace) -> int:
-    from memory_lab.owner.restore import read_export_file, restore_tenant
+    from memory_lab.owner import read_export_file, restore_tenant
 
     # The whole file is checked before the target is opened, so a bad file
     # creates nothing, not even the data folder.

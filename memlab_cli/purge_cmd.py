@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING
 
 from memlab_cli.store_flags import add_store_flags
 from memory_lab.errors import MemoryLabError
-from memory_lab.jobs import phases
-from memory_lab.owner.selection import Selection, check_request, parse_before
+from memory_lab.owner import Selection, check_request, on_phase, parse_before
 
 if TYPE_CHECKING:
-    from memory_lab.owner.tombstones import Tombstone
-    from memory_lab.stores.locations import StoreSpec
+    from memory_lab.api import StoreSpec
+    from memory_lab.owner import Tombstone
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,8 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_purge(args: argparse.Namespace) -> int:
-    from memory_lab.llm_client.response_cache import default_cache_path
-    from memory_lab.owner.purge import DATABASE, finish_purges, purge
+    from memory_lab.owner import DATABASE, default_cache_path, finish_purges
+    from memory_lab.owner import purge_folder as purge
 
     settings = args.settings
     data = Path(args.data)
@@ -113,27 +112,31 @@ def _run_purge(args: argparse.Namespace) -> int:
 def _purge_on_servers(
     args: argparse.Namespace, data: Path, spec: StoreSpec, selection: Selection
 ) -> int:
-    """The same purge on Postgres or a Chroma server, through an engine on them.
+    """The same purge on Postgres or a Chroma server, through a memory on them.
 
     A purge left running there by a killed process is finished first. No file
     rewrite is needed for what the servers hold.
     """
-    from memory_lab.engine import MemoryEngine
-    from memory_lab.owner.held import check_held
+    from memory_lab.api import Memory
 
-    engine = MemoryEngine(data, stores=spec)
+    memory = Memory.open(spec.store or data, episodes=spec.episodes, folder=data)
     try:
-        for left in engine.finish_purges():
+        for left in memory.finish_purges():
             print(f"finished purge {left.id} of tenant {left.tenant!r}, left running")
-        check_held(engine.deps, args.tenant, selection)
+        memory.check_purge(args.tenant, selection)
         if selection.everything and not args.yes and not _confirmed(args.tenant):
             print("nothing purged")
             return 1
-        tombstone = engine.purge(
-            args.tenant, selection, requested_by=args.by or _os_user()
+        tombstone = memory.purge(
+            args.tenant,
+            fact=selection.fact,
+            chat=selection.chat,
+            episode=selection.episode,
+            before=selection.before,
+            requested_by=args.by or _os_user(),
         )
     finally:
-        engine.close()
+        memory.close()
     _report(tombstone, selection)
     return 0
 
@@ -176,4 +179,4 @@ def _listen_for_crash(tier: str | None) -> None:
         if phase == f"purge:{tier}":
             os.kill(os.getpid(), signal.SIGKILL)
 
-    phases.listen(stop)
+    on_phase(stop)

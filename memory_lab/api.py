@@ -32,7 +32,7 @@ from memory_lab.config import LLMSettings, MemoryConfig
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import InvalidMessageError, MemoryLabError, require_tenant
 from memory_lab.recipes import recipe as named_recipe
-from memory_lab.stores.locations import StoreSpec
+from memory_lab.stores.locations import DEFAULT_NAMESPACE, StoreSpec
 from memory_lab.types import (
     ContextBundle,
     Fact,
@@ -44,6 +44,8 @@ from memory_lab.types import (
 
 if TYPE_CHECKING:
     from memory_lab.items import ItemStore
+    from memory_lab.owner.selection import Selection
+    from memory_lab.owner.tombstones import Tombstone
 
 MEMORY = ":memory:"
 """The location of a memory held in this process only."""
@@ -52,12 +54,25 @@ MESSAGE_FIELDS = {"role", "content", "timestamp", "id", "speaker", "session"}
 """What a message given as a mapping may carry."""
 
 
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "MEMORY",
+    "LocationError",
+    "Memory",
+    "StoreSpec",
+    "parse_location",
+]
+
+
 class LocationError(MemoryLabError, ValueError):
     """A location that cannot be opened as a memory."""
 
 
 def parse_location(
-    location: str | Path, *, episodes: str | None = None
+    location: str | Path,
+    *,
+    episodes: str | None = None,
+    folder: str | Path | None = None,
 ) -> tuple[Path | None, StoreSpec]:
     """The data folder and servers a location names.
 
@@ -72,7 +87,8 @@ def parse_location(
         return None, StoreSpec(episodes=episodes)
     if "://" in text:
         try:
-            return None, StoreSpec(store=text, episodes=episodes)
+            spec = StoreSpec(store=text, episodes=episodes)
+            return (Path(folder) if folder is not None else None), spec
         except ValueError as err:
             raise LocationError(f"location {text!r}: {err}") from None
     folder = Path(text).expanduser()
@@ -101,6 +117,7 @@ class Memory:
         brain: LLMSettings | None = None,
         extractor: str | None = None,
         episodes: str | None = None,
+        folder: str | Path | None = None,
         config: MemoryConfig | None = None,
         clock: Clock | None = None,
     ) -> Memory:
@@ -114,6 +131,8 @@ class Memory:
                 (a dependency parse plus a pattern table, no model).
             extractor: How the offline brain reads facts ("parse" or "rules").
             episodes: An `http://host:port` Chroma server for the episode index.
+            folder: With a URL location, the folder that keeps what no server
+                holds (the episode index when `episodes` is not given).
             config: Every other setting; `recipe`, `brain` and `extractor`
                 override its fields.
             clock: Injected time (tests, replays); the system clock otherwise.
@@ -123,7 +142,7 @@ class Memory:
             MemoryLabError: when a part the configuration needs cannot be
                 imported, naming what to install.
         """
-        data_dir, stores = parse_location(location, episodes=episodes)
+        data_dir, stores = parse_location(location, episodes=episodes, folder=folder)
         update: dict[str, Any] = {"recipe": named_recipe(recipe)}
         if brain is not None:
             update["llm"] = brain
@@ -202,7 +221,7 @@ class Memory:
         try:
             return Message.model_validate(fields)
         except ValueError as err:
-            errors = getattr(err, "errors", lambda: [])()
+            errors: list[Any] = getattr(err, "errors", list)()
             where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "message"
             what = errors[0]["msg"] if errors else str(err)
             raise InvalidMessageError(f"messages[{i}].{where}: {what}") from None
@@ -464,22 +483,42 @@ class Memory:
         *,
         fact: str | None = None,
         chat: str | None = None,
+        episode: str | None = None,
         before: datetime | None = None,
         requested_by: str = "api",
-    ) -> dict[str, Any]:
+    ) -> Tombstone:
         """Remove content for real (unlike `forget`); without a selector, all of it.
+
+        A fact (with its history and the turns it was read from), a chat, an
+        episode or every turn before a time. The records leave every read at
+        once; a folder's files are rewritten when it is next opened.
 
         Returns:
             The tombstone: who asked, when, what was selected, and how many
             records each tier lost; never the content.
-        """
-        from dataclasses import asdict
 
+        Raises:
+            PurgeRequestError: when the selection names nothing held.
+        """
         from memory_lab.owner.selection import Selection
 
-        selection = Selection(fact=fact, chat=chat, before=before)
-        tombstone = self._engine.purge(tenant, selection, requested_by=requested_by)
-        return asdict(tombstone)
+        selection = Selection(fact=fact, chat=chat, episode=episode, before=before)
+        self.check_purge(tenant, selection)
+        return self._engine.purge(tenant, selection, requested_by=requested_by)
+
+    def check_purge(self, tenant: str, selection: Selection) -> None:
+        """Refuse, before anything changes, a purge that selects nothing held.
+
+        Raises:
+            PurgeRequestError: naming what is not held.
+        """
+        from memory_lab.owner.held import check_held
+
+        check_held(self._engine.deps, require_tenant(tenant), selection)
+
+    def finish_purges(self) -> list[Tombstone]:
+        """Finish purges a killed process left running on these stores."""
+        return self._engine.finish_purges()
 
     # --- lifetime --------------------------------------------------------------
 

@@ -74,7 +74,7 @@ class Holdings:
 def open_holdings(
     data_dir: Path | None,
     spec: StoreSpec,
-    embedder: Embedder,
+    embedder: Embedder | None = None,
     *,
     create: bool,
 ) -> Holdings:
@@ -84,7 +84,8 @@ def open_holdings(
         data_dir: The data folder; may be None when `spec` puts both parts on
             servers.
         spec: Which parts live on servers.
-        embedder: The embedder the Chroma collections were built with.
+        embedder: The embedder the Chroma collections were built with (the
+            default one when None).
         create: Make what is missing (an import); without it, a folder with no
             database raises and a missing Chroma folder reads as no episodes.
 
@@ -97,6 +98,10 @@ def open_holdings(
             "no data folder: pass --data DIR (or put both the store and the "
             "episodes on servers)"
         )
+    if embedder is None:
+        from memory_lab.embeddings import default_embedder
+
+        embedder = default_embedder()
     where = _described(data_dir, spec)
     if data_dir is not None and not spec.remote:
         # As an engine does: a purge a killed process left half done is finished
