@@ -46,6 +46,7 @@ EventKind = Literal[
     "session_idle",
     "session_closed",
     "session_resumed",
+    "item_deleted",
 ]
 EVENT_KINDS: tuple[EventKind, ...] = get_args(EventKind)
 

@@ -1,8 +1,8 @@
 """Every SQL table the engine keeps, declared once and rendered for each dialect.
 
-The transcript, facts, links, events, job ledger, sessions, chats, trash and
-purge tombstones share one database, a SQLite file or a Postgres schema. Their
-layout is the numbered `STEPS` below, replayed in order by
+The transcript, facts, links, events, job ledger, sessions, chats, trash,
+purge tombstones and key-value items share one database, a SQLite file or a
+Postgres schema. Their layout is the numbered `STEPS` below, replayed in order by
 `memory_lab.stores.migrations` on both: step N brings a database to version N.
 A column added after its table was made is declared with its table (in the
 order it takes there) and named again by the `AddColumn` of the step that
@@ -23,9 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ColumnType = Literal["text", "integer", "bigint", "real", "identity", "serial"]
-"""`bigint` holds seqs and microsecond keys; `identity` and `serial` number rows
-(Postgres makes the first `GENERATED ALWAYS`, the second a `BIGSERIAL`)."""
+ColumnType = Literal["text", "integer", "bigint", "real", "blob", "identity", "serial"]
+"""`bigint` holds seqs and microsecond keys; `blob` raw bytes (packed float32
+vectors); `identity` and `serial` number rows (Postgres makes the first
+`GENERATED ALWAYS`, the second a `BIGSERIAL`)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ SQLITE = Dialect(
         "integer": "INTEGER",
         "bigint": "INTEGER",
         "real": "REAL",
+        "blob": "BLOB",
         "identity": "INTEGER PRIMARY KEY AUTOINCREMENT",
         "serial": "INTEGER PRIMARY KEY AUTOINCREMENT",
     },
@@ -61,6 +63,7 @@ POSTGRES = Dialect(
         "bigint": "BIGINT",
         # Floats round-trip exactly only in double precision.
         "real": "DOUBLE PRECISION",
+        "blob": "BYTEA",
         "identity": "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
         "serial": "BIGSERIAL PRIMARY KEY",
     },
@@ -330,6 +333,27 @@ MEMORY_SESSIONS = Table(
     ),
     primary_key=("tenant", "thread"),
 )
+ITEMS = Table(
+    "items",
+    (
+        _col("tenant"),
+        # Order of first put: what a search without a query lists by.
+        _col("seq", "bigint"),
+        # The labels joined by '.', which no label may contain.
+        _col("namespace"),
+        _col("key"),
+        _col("value"),
+        _col("created_at"),
+        _col("updated_at"),
+        # The embedder that made `vectors` ('' when the item is not indexed).
+        _col("model", default="''"),
+        _col("dims", "integer", default="0"),
+        # One float32 row of `dims` per indexed text, packed.
+        _opt("vectors", "blob"),
+    ),
+    primary_key=("tenant", "seq"),
+    unique=("tenant", "namespace", "key"),
+)
 
 # --- history --------------------------------------------------------------------
 
@@ -386,6 +410,9 @@ STEPS: tuple[tuple[Operation, ...], ...] = (
     # reader caching them sees another connection's writes
     # (`memory_lab.stores.revisions`).
     (CreateTable(MEMORY_REVISIONS),),
+    # 10: key-value items searched by meaning (`memory_lab.items`, the
+    # LangGraph store adapter).
+    (CreateTable(ITEMS),),
 )
 """Schema changes in order; entry N (from 1) brings a database to version N."""
 
