@@ -14,8 +14,8 @@ from memlab_evals.judging.endpoints import CallOptions
 from memlab_evals.judging.model_pass import ModelPlan, RunModels
 
 from memlab_cli.settings import Settings
+from memory_lab.config import STRUCTURED_OUTPUT_MODES
 from memory_lab.errors import MemoryLabError
-from memory_lab.llm_client.structured_output import STRUCTURED_OUTPUT_MODES
 
 
 def add_brain_flags(p: argparse.ArgumentParser) -> None:

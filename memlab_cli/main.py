@@ -24,6 +24,7 @@ from memlab_evals.judging.judge_check import register as register_judge
 from memlab_evals.reports.trigger_table import register as register_triggers
 
 from memlab_cli.llm_flags import add_brain_flags, add_model_pass_flags, resolve
+from memlab_cli.mcp_cmd import register as register_mcp
 from memlab_cli.owner_cmds import register as register_owner
 from memlab_cli.plugins import PLUGIN_COMMANDS, add_plugin_flag, load_requested
 from memlab_cli.purge_cmd import register as register_purge
@@ -31,9 +32,8 @@ from memlab_cli.settings import Settings
 from memlab_cli.store_flags import add_store_flags
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
-from memory_lab.stores.chroma_telemetry import quiet_env, telemetry_off
 
-LLM_COMMANDS = ("replay", "eval", "bench", "main")
+LLM_COMMANDS = ("replay", "eval", "bench", "main", "mcp")
 """Sub-commands that build memories, so take `--brain` and the endpoint flags."""
 STORE_COMMANDS = ("replay", "eval", "app")
 """Sub-commands that take `--store` and `--episodes-store`."""
@@ -126,7 +126,7 @@ def _add_graph(sub: argparse._SubParsersAction) -> None:
 
 
 def _print_graph(args: argparse.Namespace) -> int:
-    from memory_lab.graph import mermaid
+    from memory_lab import mermaid
 
     names = ("turn", "maintenance") if args.which == "both" else (args.which,)
     print("\n".join(f"%% {name} graph\n{mermaid(name)}" for name in names))
@@ -175,7 +175,8 @@ def _run_app(args: argparse.Namespace) -> int:
         "--browser.gatherUsageStats",
         "false",
     ]
-    env = quiet_env()
+    # Importing memory_lab turned Chroma's telemetry off here; the app inherits it.
+    env = dict(os.environ)
     # The app reads its settings from the environment; the flags travel there.
     if args.demo:
         env["MEMORY_LAB_APP_DEMO"] = "1"
@@ -294,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
         register_bench,
         register_owner,
         register_purge,
+        register_mcp,
     ):
         add(sub)
     for name in LLM_COMMANDS:
@@ -308,7 +310,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command; user errors print one line and exit 2."""
-    telemetry_off()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -35,9 +35,9 @@ from memlab_evals.judging.endpoints import Endpoint
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from memory_lab.api import DEFAULT_NAMESPACE, StoreSpec
 from memory_lab.config import LLMSettings, RetentionConfig
 from memory_lab.errors import MemoryLabError
-from memory_lab.stores.locations import DEFAULT_NAMESPACE, StoreSpec
 
 BrainKind = Literal["rule", "llm"]
 
@@ -129,10 +129,9 @@ class Settings(BaseSettings):
             return None
         if self.vector_cache:
             return Path(self.vector_cache)
-        from memory_lab.embeddings import MiniLMEmbedder
         from memory_lab.vector_cache import default_vector_path
 
-        return default_vector_path(MiniLMEmbedder.name)
+        return default_vector_path()
 
     # -- stores, flags over environment ----------------------------------------------
 

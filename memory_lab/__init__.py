@@ -79,6 +79,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from memory_lab.stores.chroma_telemetry import telemetry_off
+
+# Chroma's anonymous usage telemetry is off in every process that imports the
+# library (and the processes it starts), unless the user set it themselves.
+telemetry_off()
+
 _EXPORTS = {
     "Memory": "memory_lab.api",
     "LocationError": "memory_lab.api",
@@ -95,6 +101,7 @@ _EXPORTS = {
     "recipe": "memory_lab.recipes",
     "MemoryEngine": "memory_lab.engine",
     "MemoryLabError": "memory_lab.errors",
+    "mermaid": "memory_lab.graph",
 }
 
 __all__ = [
@@ -113,6 +120,7 @@ __all__ = [
     "Message",
     "Recipe",
     "SystemClock",
+    "mermaid",
     "recipe",
 ]
 
@@ -127,13 +135,17 @@ PUBLIC_MODULES = (
     "memory_lab.clock",
     "memory_lab.snapshot",
     "memory_lab.triggers",
+    "memory_lab.owner",
+    "memory_lab.vector_cache",
+    "memory_lab.llm_client.local_server",
     "memory_lab.adapters",
     "memory_lab.adapters.mcp_server",
     "memory_lab.adapters.langgraph",
     "memory_lab.adapters.langchain",
 )
 """Modules code outside the library may import: the API, its records and
-settings, the read model the app shows, the trigger plug-in protocol, and the
+settings, the read model the app shows, the trigger plug-in protocol, the
+owner's control, the embedding cache file, the local model server, and the
 adapters. Everything else is the library's own."""
 
 if TYPE_CHECKING:
@@ -142,6 +154,7 @@ if TYPE_CHECKING:
     from memory_lab.config import MemoryConfig, Recipe
     from memory_lab.engine import MemoryEngine
     from memory_lab.errors import MemoryLabError
+    from memory_lab.graph import mermaid
     from memory_lab.recipes import recipe
     from memory_lab.types import (
         ContextBundle,

@@ -21,6 +21,11 @@ from pydantic import (
     model_validator,
 )
 
+StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
+"""How an endpoint can be asked for JSON; servers differ. The modes are in
+order of the strength of their guarantee: the order an endpoint is probed in."""
+STRUCTURED_OUTPUT_MODES: tuple[StructuredOutput, ...] = get_args(StructuredOutput)
+
 
 class Frozen(BaseModel):
     """Base for immutable, strict configuration models."""
@@ -664,9 +669,7 @@ class LLMSettings(Frozen):
     max_backoff_s: float = Field(
         default=30.0, ge=0.0, description="Cap on any pause, Retry-After included."
     )
-    structured_output: Literal[
-        "auto", "json_schema", "json_object_schema", "json_object", "none"
-    ] = Field(
+    structured_output: Literal["auto", StructuredOutput] = Field(
         default="auto",
         description="How the endpoint is asked for JSON; servers differ. 'auto' "
         "probes once per endpoint and model and remembers the answer in the "

@@ -36,12 +36,18 @@ CREATE TABLE IF NOT EXISTS vectors (
 _CHUNK = 500  # under SQLite's bound-parameter limit
 
 
-def default_vector_path(model: str) -> Path:
+def default_vector_path(model: str | None = None) -> Path:
     """`$XDG_CACHE_HOME/memory-lab/vectors-<model>.sqlite`, or under `~/.cache`.
+
+    `model` defaults to the default embedder's name.
 
     One file per model, so a key never has to name its model, and shared by every
     checkout on the machine, which is what makes a re-run's embeddings free.
     """
+    if model is None:
+        from memory_lab.embeddings import MiniLMEmbedder
+
+        model = MiniLMEmbedder.name
     root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model)
     return Path(root) / "memory-lab" / f"vectors-{safe}.sqlite"

@@ -10,12 +10,13 @@ endpoint gets, so prompts and parsing stay the same everywhere.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, get_args
+from typing import Any
 
-StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
-
-#: Strongest guarantee first: the order in which an endpoint is probed.
-STRUCTURED_OUTPUT_MODES: tuple[StructuredOutput, ...] = get_args(StructuredOutput)
+# Strongest guarantee first: the order in which an endpoint is probed.
+from memory_lab.config import (  # noqa: F401 - re-exported for the client
+    STRUCTURED_OUTPUT_MODES,
+    StructuredOutput,
+)
 
 #: A tiny schema and prompt for probing; an answer fits in a few tokens.
 PROBE_SCHEMA: dict[str, Any] = {
