@@ -216,6 +216,39 @@ def test_the_lock_satisfies_every_declared_requirement():
     )
 
 
+BLOCK_EXTRAS = """
+import importlib.abc, sys
+
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+sys.meta_path.insert(0, Block())
+"""
+
+
+def test_the_cli_and_the_engine_import_without_any_extra():
+    # `pip install memory-lab` has no extra: a module-level import of one would
+    # break every command, not just the feature that needs it.
+    code = (
+        f"BLOCKED = {sorted(EXTRA_OF_MODULE)!r}\n"
+        + BLOCK_EXTRAS
+        + "import memory_lab.engine\n"
+        + "from memlab_cli.main import main\n"
+        + "sys.exit(main(['--help']))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: memory-lab" in done.stdout
+
+
 def test_modules_used_by_name_are_still_used_so():
     for module, where in LOADED_BY_NAME.items():
         text = (ROOT / where).read_text(encoding="utf-8")
