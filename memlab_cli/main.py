@@ -57,7 +57,10 @@ def _add_replay(sub: argparse._SubParsersAction) -> None:
         "recipe and conversation, else one per line",
     )
     p.add_argument(
-        "--data", help="keep the stores in this folder (default: a temporary one)"
+        "--data",
+        help="keep the memory in this folder, as export, purge, mcp and the app "
+        "read it (one recipe of one conversation; default: a temporary folder "
+        "per run)",
     )
     p.add_argument(
         "--conversations", type=int, default=1, help="replay at most this many"
@@ -79,25 +82,35 @@ def _run_replay(args: argparse.Namespace) -> int:
     recipes = [recipe(r) for r in (args.recipe or default)]
     conversations = load_replayable(args.dataset)[: max(1, args.conversations)]
     config = MemoryConfig(llm=args.models.llm)
+    runs = [(conv, rec) for conv in conversations for rec in recipes]
+    if args.data and len(runs) > 1:
+        # A location is one memory for every command: `export --data DIR` and
+        # `purge --data DIR` read what a replay into DIR left there.
+        raise MemoryLabError(
+            f"--data holds one memory: replay one --recipe of one conversation "
+            f"into it (this asks for {len(runs)} runs), or leave --data out"
+        )
     with tempfile.TemporaryDirectory(prefix="memory-lab-replay-") as tmp:
-        base = Path(args.data) if args.data else Path(tmp)
         results = []
-        for conv in conversations:
-            for rec in recipes:
+        for conv, rec in runs:
+            if args.data:
+                folder, stores = Path(args.data), args.stores
+            else:
                 run = f"{conv.name}-{rec.name}".replace("+", "_")
-                # On a shared server each replay keeps to a namespace named like
-                # its folder: a fresh one per run, the same one for a reused --data.
-                stores = replace(args.stores, namespace=f"{base.resolve()}-{run}")
-                results.append(
-                    replay(
-                        conv,
-                        rec,
-                        base / run,
-                        progress=not args.json,
-                        config=config,
-                        stores=stores,
-                    )
+                folder = Path(tmp) / run
+                # On a shared server each temporary replay keeps to a namespace
+                # of its own, named like its folder.
+                stores = replace(args.stores, namespace=str(folder))
+            results.append(
+                replay(
+                    conv,
+                    rec,
+                    folder,
+                    progress=not args.json,
+                    config=config,
+                    stores=stores,
                 )
+            )
         if args.json:
             if len(results) == 1:
                 print(json.dumps(results[0].snapshot, indent=1, ensure_ascii=False))

@@ -25,10 +25,11 @@ import uuid
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Self, TextIO
 
+from memory_lab.api_views import MemoryViews, Step
 from memory_lab.clock import Clock
-from memory_lab.config import LLMSettings, MemoryConfig
+from memory_lab.config import LLMSettings, MemoryConfig, Recipe
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import InvalidMessageError, MemoryLabError, require_tenant
 from memory_lab.recipes import recipe as named_recipe
@@ -97,10 +98,13 @@ def parse_location(
     return folder, StoreSpec(episodes=episodes)
 
 
-class Memory:
+class Memory(MemoryViews):
     """Tiered memory on one location: add turns, read contexts, manage facts.
 
-    Thread-safe: one `Memory` serves every tenant and thread of its location.
+    Chatting step by step, the snapshot and transcript, facts to review, links,
+    and the `chats`, `trash` and `live` sub-objects come from `MemoryViews`
+    (`memory_lab.api_views`). Thread-safe: one `Memory` serves every tenant and
+    thread of its location.
     """
 
     def __init__(self, engine: MemoryEngine, location: str) -> None:
@@ -113,7 +117,7 @@ class Memory:
         cls,
         location: str | Path = MEMORY,
         *,
-        recipe: str = "A",
+        recipe: str | Recipe | None = None,
         brain: LLMSettings | None = None,
         extractor: str | None = None,
         episodes: str | None = None,
@@ -126,7 +130,8 @@ class Memory:
         Args:
             location: A folder, ":memory:" or a `postgresql://` URL.
             recipe: When to compress: "A", "B", "C", "D", "A+D", ... or a
-                plug-in trigger's name.
+                plug-in trigger's name, or a `Recipe` with its parameters;
+                None keeps the config's (A without one).
             brain: An OpenAI-compatible endpoint; None is the offline brain
                 (a dependency parse plus a pattern table, no model).
             extractor: How the offline brain reads facts ("parse" or "rules").
@@ -143,7 +148,10 @@ class Memory:
                 imported, naming what to install.
         """
         data_dir, stores = parse_location(location, episodes=episodes, folder=folder)
-        update: dict[str, Any] = {"recipe": named_recipe(recipe)}
+        update: dict[str, Any] = {}
+        if recipe is not None:
+            chosen = named_recipe(recipe) if isinstance(recipe, str) else recipe
+            update["recipe"] = chosen
         if brain is not None:
             update["llm"] = brain
         if extractor is not None:
@@ -230,9 +238,13 @@ class Memory:
         """Wait until the memory work owed so far is done; False on timeout."""
         return self._engine.flush(timeout)
 
-    def close_session(self, tenant: str, *, thread: str = "main") -> None:
-        """End a chat: every turn past the compression watermark is extracted."""
-        self._engine.close_session(tenant, thread=thread)
+    def close_session(self, tenant: str, *, thread: str = "main") -> Step:
+        """End a chat: every turn past the compression watermark is extracted.
+
+        Returns:
+            What the step did (the session closed, a trigger fired).
+        """
+        return Step.of(self._engine.close_session(tenant, thread=thread))
 
     # --- reads -----------------------------------------------------------------
 
@@ -326,9 +338,16 @@ class Memory:
                 continue
         return counts
 
-    def events(self, tenant: str, *, limit: int = 200) -> list[MemoryEvent]:
-        """What memory did for `tenant`, newest last (writes, forgets, failures)."""
-        return self._engine.events.events(require_tenant(tenant))[-limit:]
+    def events(
+        self, tenant: str, *, limit: int | None = 200, since: datetime | None = None
+    ) -> list[MemoryEvent]:
+        """What memory did for `tenant`, newest last (writes, forgets, failures).
+
+        The newest `limit` (all if None) of the events at or after `since`.
+        """
+        return self._engine.events.events(
+            require_tenant(tenant), since=since, limit=limit
+        )
 
     def failures(self, tenant: str) -> list[MemoryEvent]:
         """Memory work that failed for good (its turns stay in the transcript)."""
@@ -455,8 +474,18 @@ class Memory:
 
     # --- the owner's control ---------------------------------------------------
 
-    def export(self, tenant: str, out: str | Path | None = None) -> dict[str, int]:
+    def export(
+        self,
+        tenant: str,
+        out: str | Path | TextIO | None = None,
+        *,
+        wait: bool = True,
+    ) -> dict[str, int]:
         """Everything held about `tenant`, as JSON lines in `out` (if given).
+
+        `out` is a path (written whole or not at all) or an open text stream.
+        With `wait` the memory work owed so far is done first, so the export
+        holds what it wrote; without, the owed work is exported as owed jobs.
 
         Returns:
             How many records of each kind were exported.
@@ -469,12 +498,15 @@ class Memory:
         from memory_lab.owner.holdings import engine_holdings
 
         tenant = require_tenant(tenant)
-        self.flush()
+        if wait:
+            self.flush()
         export = export_tenant(
             engine_holdings(self._engine), tenant, now=self._engine.clock.now()
         )
-        if out is not None:
+        if isinstance(out, str | Path):
             write_export(export, Path(out))
+        elif out is not None:
+            out.writelines(line + "\n" for line in export.lines())
         return dict(export.header.counts)
 
     def purge(
