@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import uuid
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self, TextIO
@@ -122,6 +123,7 @@ class Memory(MemoryViews):
         extractor: str | None = None,
         episodes: str | None = None,
         folder: str | Path | None = None,
+        namespace: str | None = None,
         config: MemoryConfig | None = None,
         clock: Clock | None = None,
     ) -> Memory:
@@ -138,6 +140,8 @@ class Memory(MemoryViews):
             episodes: An `http://host:port` Chroma server for the episode index.
             folder: With a URL location, the folder that keeps what no server
                 holds (the episode index when `episodes` is not given).
+            namespace: On a shared server, what this memory's records are
+                kept apart under (default: the one every command uses).
             config: Every other setting; `recipe`, `brain` and `extractor`
                 override its fields.
             clock: Injected time (tests, replays); the system clock otherwise.
@@ -148,6 +152,8 @@ class Memory(MemoryViews):
                 imported, naming what to install.
         """
         data_dir, stores = parse_location(location, episodes=episodes, folder=folder)
+        if namespace is not None:
+            stores = replace(stores, namespace=namespace)
         update: dict[str, Any] = {}
         if recipe is not None:
             chosen = named_recipe(recipe) if isinstance(recipe, str) else recipe
