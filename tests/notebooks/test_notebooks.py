@@ -120,3 +120,19 @@ def test_your_own_trigger_registers_sweeps_and_plots(monkeypatch) -> None:
     assert "summary_only_evidence_recall" in text and "wait_turns_p95" in text
     assert "brain_input_tokens_per_1k_turns frontier:" in text
     assert images_in(nb) >= 1
+
+
+def test_agent_memory_carries_a_fact_from_one_thread_to_another(monkeypatch) -> None:
+    nb = execute("06_agent_memory.ipynb", monkeypatch)
+    text = text_of(nb)
+    first, _, second = text.partition("--- thread 2 ---")
+    assert "--- thread 1 ---" in first
+    assert '-> memory_save({"category": "identity", "key": "home_city"' in first
+    assert "Remembered user.identity.home_city = 'Lyon'" in first
+    assert "Lyon" not in second.split("  ->")[0]  # the question names no city
+    assert "<- memory_recall:" in second and "home city = Lyon" in second
+    assert '<- memory_list: [{"id": "f_' in second
+    assert "<- find_notes:" in second and "food markets in Lyon" in second
+    assert "assistant: You live in Lyon." in second
+    assert "thread 2 holds a message of thread 1: False" in second
+    assert "store item ('notes',)/note-1" in second
