@@ -6,16 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memlab_evals.running.llm_records import USAGE_KEYS
-from memlab_evals.systems import brain_usage
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
 from memlab_cli.conversation_io import Replayable
+from memory_lab.api import Memory, StoreSpec
 from memory_lab.clock import ManualClock
 from memory_lab.config import MemoryConfig, Recipe
-from memory_lab.engine import MemoryEngine
-from memory_lab.stores.locations import StoreSpec
 
 
 @dataclass
@@ -65,15 +63,19 @@ def replay(
     After each turn, measure the context a next question would get. `stores`
     puts the memory on servers instead of in `data_dir`.
     """
-    base = config or MemoryConfig()
     clock = ManualClock(conv.messages[0].timestamp)
-    engine = MemoryEngine(
-        data_dir,
-        config=base.model_copy(update={"recipe": recipe}),
+    spec = stores or StoreSpec()
+    memory = Memory.open(
+        spec.store or data_dir,
+        recipe=recipe,
+        episodes=spec.episodes,
+        folder=data_dir,
+        namespace=spec.namespace,
+        config=config,
         clock=clock,
-        stores=stores,
     )
     result = ReplayResult(conversation=conv.name, recipe=recipe.name)
+    tenant = conv.tenant
     try:
         items = list(enumerate(conv.messages, 1))
         steps = (
@@ -82,41 +84,44 @@ def replay(
             else items
         )
         for i, msg in steps:
-            step = engine.ingest(conv.tenant, [msg])
+            (step,) = memory.replay(tenant, [msg])
             # Per-turn figures are of the memory with the turn's work done, so a
             # replay reads the same whatever the worker's timing.
-            engine.flush()
+            memory.flush()
             if step.compressed:
                 result.compressions += 1
-            window = engine.window(conv.tenant)
-            context = engine.assemble(conv.tenant, msg.content)
+            _, window = memory.window(tenant)
+            context = memory.context(tenant, msg.content)
+            sizes = memory.stats(tenant)
             result.turns.append(
                 TurnStats(
                     turn=i,
                     message_id=msg.id,
                     window_messages=len(window),
-                    window_tokens=sum(engine.counter.count(m.content) for m in window),
-                    episodes=engine.episodes.count(conv.tenant),
-                    active_facts=len(engine.facts.active(conv.tenant)),
+                    window_tokens=sum(memory.count_tokens(m.content) for m in window),
+                    episodes=sizes["episodes"],
+                    active_facts=sizes["facts"],
                     context_tokens=context.total_tokens,
-                    fired="+".join(step.decision.triggers) if step.compressed else "",
+                    fired="+".join(step.decision.triggers)
+                    if step.compressed and step.decision
+                    else "",
                 )
             )
-        engine.close_session(conv.tenant)
-        engine.flush()
-        result.failures = [event.detail for event in engine.failures(conv.tenant)]
-        result.snapshot = engine.snapshot(conv.tenant)
-        result.snapshot.update(brain_record(engine.brain))
+        memory.close_session(tenant)
+        memory.flush()
+        result.failures = [event.detail for event in memory.failures(tenant)]
+        result.snapshot = memory.snapshot(tenant).to_json()
+        result.snapshot.update(brain_record(memory))
     finally:
-        engine.close()
+        memory.close()
     return result
 
 
-def brain_record(brain: object) -> dict:
+def brain_record(memory: Memory) -> dict:
     """`brain` (its name: 'rule' or 'llm:<model>') and `llm_usage` for a snapshot."""
-    usage = brain_usage(brain)
+    usage = memory.brain_usage()
     return {
-        "brain": getattr(brain, "name", type(brain).__name__),
+        "brain": memory.brain,
         "llm_usage": {key: usage.get(key, 0) for key in USAGE_KEYS},
     }
 
