@@ -127,6 +127,7 @@ __all__ = [
 PUBLIC_MODULES = (
     "memory_lab",
     "memory_lab.api",
+    "memory_lab.api_views",
     "memory_lab.items",
     "memory_lab.types",
     "memory_lab.errors",
@@ -134,6 +135,8 @@ PUBLIC_MODULES = (
     "memory_lab.recipes",
     "memory_lab.clock",
     "memory_lab.snapshot",
+    "memory_lab.chats",
+    "memory_lab.brains.status",
     "memory_lab.triggers",
     "memory_lab.owner",
     "memory_lab.vector_cache",
@@ -146,7 +149,11 @@ PUBLIC_MODULES = (
 """Modules code outside the library may import: the API, its records and
 settings, the read model the app shows, the trigger plug-in protocol, the
 owner's control, the embedding cache file, the local model server, and the
-adapters. Everything else is the library's own."""
+adapters. Everything else is the library's own.
+
+- `api_views`: what `Memory` gives an app beyond the basics (`Step`, chats, trash).
+- `chats`: the chat records `Memory.chats` returns (`Chat`, `SearchHit`, `ChatError`).
+- `brains.status`: the read model `Memory.model_status` returns (each model lane)."""
 
 if TYPE_CHECKING:
     from memory_lab.api import LocationError, Memory

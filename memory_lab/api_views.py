@@ -55,7 +55,6 @@ __all__ = [
     "MemoryViews",
     "Step",
     "Trash",
-    "TrashKind",
     "adds_nothing",
     "fact_summary",
     "warm_up",
@@ -315,6 +314,10 @@ class MemoryViews:
     def episodes(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """The tenant's episodes (those with these ids, if given); trashed ones not."""
         return self._engine.episodes.get(require_tenant(tenant), ids)
+
+    def episode_turns(self, tenant: str, episode_id: str) -> list[Message]:
+        """The turns an episode summarises, from the transcript ([] if unknown)."""
+        return self._engine.expand_episode(tenant, episode_id)
 
     def nearest_episodes(
         self, tenant: str, query: str, *, k: int | None = None
