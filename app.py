@@ -3,18 +3,16 @@
 Run `streamlit run app.py` (or `memory-lab app`); it serves on 127.0.0.1 with usage
 statistics off (see .streamlit/config.toml), on the embedded defaults: the
 rule-based brain and local stores under ./data/app ($MEMORY_LAB_DATA overrides).
+Importing `memory_lab` turns Chroma's telemetry off, before chromadb is loaded.
+
+The app holds a `memory_lab.Memory` and reads it through the public API only.
 """
 
 from __future__ import annotations
 
-from memory_lab.stores.chroma_telemetry import telemetry_off
+import streamlit as st
 
-# Chroma's telemetry must be off before chromadb is first imported.
-telemetry_off()
-
-import streamlit as st  # noqa: E402
-
-from app_ui import (  # noqa: E402
+from app_ui import (
     activity,
     chat,
     chats,
@@ -26,9 +24,9 @@ from app_ui import (  # noqa: E402
     tiers,
     trash_panel,
 )
-from app_ui.engines import memory_for  # noqa: E402
-from app_ui.settings import SettingsError  # noqa: E402
-from memory_lab.errors import MemoryLabError  # noqa: E402
+from app_ui.engines import memory_for
+from app_ui.settings import SettingsError
+from memory_lab.errors import MemoryLabError
 
 
 def main() -> None:
@@ -39,7 +37,7 @@ def main() -> None:
         st.info("Choose a tenant in the sidebar to start.")
         return
     try:
-        folder, engine, clock, reset = memory_for(settings)
+        folder, memory, clock, reset = memory_for(settings)
     except (SettingsError, MemoryLabError, ValueError) as err:
         st.error(str(err))
         return
@@ -53,35 +51,35 @@ def main() -> None:
             st.info(
                 "Your demo memory was deleted after an idle hour; this is a new one."
             )
-    thread = chats.current_chat(engine, tenant)
-    sidebar.time_controls(engine, clock, tenant, thread)
-    sidebar.replay_controls(engine, clock, tenant, thread)
-    owner_panel.export_controls(engine, tenant)
-    trash_panel.trash_list(engine, tenant)
-    trash_panel.retention_line(engine, tenant)
-    st.sidebar.caption(f"Brain: {engine.brain.name} · data: {folder}")
-    model_status.model_status(engine.brain)
+    thread = chats.current_chat(memory, tenant)
+    sidebar.time_controls(memory, clock, tenant, thread)
+    sidebar.replay_controls(memory, clock, tenant, thread)
+    owner_panel.export_controls(memory, tenant)
+    trash_panel.trash_list(memory, tenant)
+    trash_panel.retention_line(memory, tenant)
+    st.sidebar.caption(f"Brain: {memory.brain} · data: {folder}")
+    model_status.model_status(memory)
 
-    chat.note_memory_read(engine, tenant)
-    snapshot = engine.snapshot(tenant, thread=thread)
+    chat.note_memory_read(memory, tenant)
+    snapshot = memory.snapshot(tenant, thread=thread)
     left, right = st.columns([2, 3], gap="large")
     with left:
-        chats.chat_list(engine, tenant, thread)
-        chat.chat_panel(engine, tenant, thread, snapshot)
+        chats.chat_list(memory, tenant, thread)
+        chat.chat_panel(memory, tenant, thread, snapshot)
     with right:
         st.subheader(f"Memory of {tenant!r} · recipe {settings.recipe_spec}")
         names = ["Window", "Episodes", "Facts", "Timeline", "Context", "Evals"]
         window, episodes, facts, timeline, context, evals = st.tabs(names)
         with window:
-            tiers.window_panel(engine, snapshot)
+            tiers.window_panel(memory, snapshot)
         with episodes:
-            tiers.episodes_panel(engine, tenant, snapshot)
+            tiers.episodes_panel(memory, tenant, snapshot)
         with facts:
-            tiers.facts_panel(engine, tenant, snapshot)
+            tiers.facts_panel(memory, tenant, snapshot)
         with timeline:
             activity.timeline_panel(snapshot)
         with context:
-            activity.context_panel(engine, tenant, snapshot, thread)
+            activity.context_panel(memory, tenant, snapshot, thread)
         with evals:
             evals_panel.evals_panel()
 

@@ -2,7 +2,7 @@
 
 - `clock`: the app's clock (system time plus an offset the time controls advance).
 - `settings`: what the sidebar chose (tenant, recipe, brain), validated.
-- `engines`: cached engines, one per (data folder, tenant, recipe, brain).
+- `engines`: cached memories, one per (data folder, tenant, recipe, brain).
 - `actions`: everything that changes memory; errors become flash messages.
 - `sidebar`: the controls.
 - `model_status`: the model's lanes (replies, memory work) in the sidebar.

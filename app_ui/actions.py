@@ -1,4 +1,4 @@
-"""Everything the app does to memory, as plain functions over an engine.
+"""Everything the app does to memory, as plain functions over a `Memory`.
 
 The functions know nothing about widgets, so the AppTest and unit tests can drive
 them directly; the widgets call them and turn a `MemoryLabError` into a visible
@@ -7,13 +7,14 @@ one-line error while the chat and the stored memory carry on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from app_ui.clock import OffsetClock
 from memlab_cli.conversation_io import Replayable, load_replayable
-from memory_lab.chats import ChatError
-from memory_lab.engine import MemoryEngine, StepResult
+from memory_lab.api import Memory
+from memory_lab.api_views import Step
 from memory_lab.errors import InvalidMessageError, MemoryLabError
 from memory_lab.types import ContextBundle, MemoryEvent, Message
 
@@ -35,9 +36,7 @@ TOOL_KINDS = frozenset({"tool_called", "tool_failed"})
 TIMELINE_KINDS = frozenset({"trigger_fired", "compressed", "brain_fallback"})
 
 
-def send(
-    engine: MemoryEngine, tenant: str, text: str, thread: str = "main"
-) -> StepResult:
+def send(memory: Memory, tenant: str, text: str, thread: str = "main") -> Step:
     """Chat one user message into a chat (its session is the chat's id).
 
     Raises:
@@ -45,48 +44,32 @@ def send(
             is stored then.
     """
     if text is None or not text.strip():
-        # The engine would say the same, but naming an internal message id.
+        # The memory would say the same, but naming an internal message id.
         raise InvalidMessageError("The message is empty: type something to send")
-    return engine.chat(tenant, text, thread=thread, session=thread)
+    return memory.chat(tenant, text, thread=thread)
 
 
-def title_by_model(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
+def title_by_model(memory: Memory, tenant: str, thread: str, text: str) -> None:
     """Let the brain name a chat after its first message, if it can.
 
     Offline the chat keeps its first question as its title; a model that gives
     no usable title (a failing endpoint, an empty or overlong answer) changes
     nothing, and a title the user gave is never replaced.
     """
-    name = getattr(engine.brain, "title", None)
-    title = name(text) if callable(name) else None
-    if not title:
-        return
-    try:
-        engine.chats.name_by_model(tenant, thread, title)
-    except ChatError:
-        return
+    memory.chats.name_by_model(tenant, thread, text)
 
 
-def reply_without_memory(engine: MemoryEngine, tenant: str, text: str) -> str:
+def reply_without_memory(memory: Memory, tenant: str, text: str) -> str:
     """What the same brain answers to `text` from an empty memory; nothing is stored.
 
     The context holds no fact, episode, summary or earlier turn, so the
     difference from the stored reply is what memory added.
     """
-    question = Message(
-        id="without-memory",
-        tenant=tenant,
-        session="without-memory",
-        role="user",
-        content=text,
-        timestamp=engine.clock.now(),
-    )
-    empty = ContextBundle(blocks=[], total_tokens=0, budget=engine.config.budget.total)
-    return engine.brain.respond(question, empty).value
+    return memory.answer_without_memory(tenant, text)
 
 
 def recalled_from(
-    engine: MemoryEngine, tenant: str, thread: str, context: ContextBundle | None
+    memory: Memory, tenant: str, thread: str, context: ContextBundle | None
 ) -> list[str]:
     """Titles of the tenant's other chats that the reply's context drew on.
 
@@ -96,36 +79,36 @@ def recalled_from(
     if context is None:
         return []
     items = {i for b in context.blocks for i in b.items}
-    chats = {c.thread: c.title for c in engine.chats.chats(tenant)}
+    chats = {c.thread: c.title for c in memory.chats.all(tenant)}
     seen: set[str] = set()
     for fact_id in items:
-        fact = engine.facts.get(tenant, fact_id)
+        fact = memory.fact(tenant, fact_id)
         if fact is not None:
             seen.add(fact.session)
-    for episode in engine.episodes.get(tenant, sorted(items)):
+    for episode in memory.episodes(tenant, sorted(items)):
         seen.add(episode.thread)
-    seen |= {m.session for m in engine.transcript.messages(tenant) if m.id in items}
+    seen |= {m.session for m in memory.turns(tenant) if m.id in items}
     return [chats[t] for t in sorted(seen) if t in chats and t != thread]
 
 
-def fallbacks(step: StepResult) -> list[MemoryEvent]:
+def fallbacks(step: Step) -> list[MemoryEvent]:
     """The brain fallbacks of a step (an unreachable LLM server, for one)."""
     return [e for e in step.events if e.kind == "brain_fallback"]
 
 
 def advance_clock(
-    engine: MemoryEngine,
+    memory: Memory,
     clock: OffsetClock,
     tenant: str,
     step: timedelta,
     thread: str = "main",
-) -> StepResult:
+) -> Step:
     """Move the tenant's clock forward and let triggers C and idle close fire."""
     clock.advance(step)
-    return engine.tick(tenant, thread=thread)
+    return memory.tick(tenant, thread=thread)
 
 
-def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> MemoryEvent:
+def undo(memory: Memory, tenant: str, event: dict | MemoryEvent) -> MemoryEvent:
     """Revert one memory write shown in a status line.
 
     Raises:
@@ -134,30 +117,37 @@ def undo(engine: MemoryEngine, tenant: str, event: dict | MemoryEvent) -> Memory
     record = (
         event if isinstance(event, MemoryEvent) else MemoryEvent.model_validate(event)
     )
-    if record.undo and record.undo.get("op") == "restore_from_trash":
-        if record.tenant != tenant:
-            raise MemoryLabError(f"event {record.id} is not tenant {tenant!r}'s")
-        return engine.trash.restore(tenant, record.undo["kind"], record.undo["item"])
-    return engine.facts.undo(tenant, record)
+    return memory.undo(tenant, record)
 
 
-def forget_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+def _known_fact(
+    call: Callable[[str, str], MemoryEvent], tenant: str, fact_id: str
+) -> MemoryEvent:
+    # `Memory` refuses an unknown fact (one another tab just purged) with a
+    # KeyError; the widgets show refusals that are MemoryLabErrors.
+    try:
+        return call(tenant, fact_id)
+    except KeyError as err:
+        raise MemoryLabError(err.args[0] if err.args else str(err)) from None
+
+
+def forget_fact(memory: Memory, tenant: str, fact_id: str) -> MemoryEvent:
     """Stop using a fact: it is end-dated and kept, never deleted."""
-    return engine.facts.forget(tenant, fact_id)
+    return _known_fact(memory.forget, tenant, fact_id)
 
 
-def confirm_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+def confirm_fact(memory: Memory, tenant: str, fact_id: str) -> MemoryEvent:
     """Re-confirm a fact: confidence up, TTL renewed, a review flag cleared."""
-    return engine.facts.confirm(tenant, fact_id)
+    return _known_fact(memory.confirm, tenant, fact_id)
 
 
-def restore_fact(engine: MemoryEngine, tenant: str, fact_id: str) -> MemoryEvent:
+def restore_fact(memory: Memory, tenant: str, fact_id: str) -> MemoryEvent:
     """Make a forgotten, replaced or flagged value the current one again."""
-    return engine.facts.restore(tenant, fact_id)
+    return memory.restore(tenant, fact_id)
 
 
 def resolve_flag(
-    engine: MemoryEngine, tenant: str, fact_id: str, *, accept: bool
+    memory: Memory, tenant: str, fact_id: str, *, accept: bool
 ) -> MemoryEvent:
     """Settle a flagged fact.
 
@@ -168,17 +158,17 @@ def resolve_flag(
     Raises:
         MemoryLabError: when the fact is not this tenant's or not flagged.
     """
-    flagged = {f.id: f for f in engine.facts.flagged(tenant)}
+    flagged = {f.id: f for f in memory.flagged(tenant)}
     if fact_id not in flagged:
         raise MemoryLabError(f"fact {fact_id!r} is not flagged for review")
     fact = flagged[fact_id]
     if fact.status == "contradiction":
         if accept:
-            return engine.facts.restore(tenant, fact_id)
-        return engine.facts.forget(tenant, fact_id)
+            return memory.restore(tenant, fact_id)
+        return forget_fact(memory, tenant, fact_id)
     if accept:
-        return engine.facts.confirm(tenant, fact_id)
-    return engine.facts.restore(tenant, fact.conflicts_with)
+        return confirm_fact(memory, tenant, fact_id)
+    return memory.restore(tenant, fact.conflicts_with)
 
 
 def datasets() -> dict[str, Replayable]:
@@ -220,19 +210,19 @@ class ReplayCursor:
     dataset: str
     run: str
     position: int = 0
-    steps: list[StepResult] = field(default_factory=list, repr=False)
+    steps: list[Step] = field(default_factory=list, repr=False)
 
 
 def replay(
-    engine: MemoryEngine,
+    memory: Memory,
     clock: OffsetClock,
     tenant: str,
     conv: Replayable,
     cursor: ReplayCursor,
     upto: int,
     thread: str = "main",
-) -> list[StepResult]:
-    """Ingest turns `cursor.position .. upto-1` of `conv` into `tenant`'s memory.
+) -> list[Step]:
+    """Add turns `cursor.position .. upto-1` of `conv` to `tenant`'s memory.
 
     The app clock moves by the gaps between the conversation's turns, and each turn
     is stamped with the app clock, so a replay crossing days fires trigger C just as
@@ -255,12 +245,12 @@ def replay(
                 "seq": -1,
             }
         )
-        results.append(engine.ingest(tenant, [msg], thread=thread))
+        results.extend(memory.replay(tenant, [msg], thread=thread))
         cursor.position += 1
     return results
 
 
-def tool_calls(step: StepResult) -> list[tuple[str, bool]]:
+def tool_calls(step: Step) -> list[tuple[str, bool]]:
     """The memory tools the model called for this reply: (call and result, ok)."""
     return [
         (e.detail, e.kind == "tool_called") for e in step.events if e.kind in TOOL_KINDS

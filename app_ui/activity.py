@@ -10,16 +10,17 @@ import pandas as pd
 import streamlit as st
 
 from app_ui.actions import TIMELINE_KINDS
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
+from memory_lab.snapshot import MemorySnapshot
 
 
-def timeline_panel(snapshot: dict) -> None:
+def timeline_panel(snapshot: MemorySnapshot) -> None:
     """Trigger firings, compressions and brain fallbacks, newest first, with reasons."""
-    events = [e for e in snapshot["events"] if e["kind"] in TIMELINE_KINDS]
-    fired = sum(e["kind"] == "trigger_fired" for e in events)
+    events = [e for e in snapshot.events if e.kind in TIMELINE_KINDS]
+    fired = sum(e.kind == "trigger_fired" for e in events)
     st.metric("Trigger firings", fired)
     rows = [
-        {"at": e["at"][:19].replace("T", " "), "event": e["kind"], "why": e["detail"]}
+        {"at": f"{e.at:%Y-%m-%d %H:%M:%S}", "event": e.kind, "why": e.detail}
         for e in reversed(events)
     ]
     st.dataframe(
@@ -37,11 +38,11 @@ def timeline_panel(snapshot: dict) -> None:
             pd.DataFrame(
                 [
                     {
-                        "at": e["at"][:19].replace("T", " "),
-                        "event": e["kind"],
-                        "detail": e["detail"],
+                        "at": f"{e.at:%Y-%m-%d %H:%M:%S}",
+                        "event": e.kind,
+                        "detail": e.detail,
                     }
-                    for e in reversed(snapshot["events"])
+                    for e in reversed(snapshot.events)
                 ],
                 columns=["at", "event", "detail"],
             ),
@@ -50,22 +51,22 @@ def timeline_panel(snapshot: dict) -> None:
         )
 
 
-def _last_user_text(snapshot: dict) -> str:
-    for m in reversed(snapshot["window"]["messages"]):
-        if m["role"] == "user":
-            return m["content"]
+def _last_user_text(snapshot: MemorySnapshot) -> str:
+    for m in reversed(snapshot.window.messages):
+        if m.role == "user":
+            return m.content
     return ""
 
 
 def context_panel(
-    engine: MemoryEngine, tenant: str, snapshot: dict, thread: str = "main"
+    memory: Memory, tenant: str, snapshot: MemorySnapshot, thread: str = "main"
 ) -> None:
     """The context the responder would get for a query, block by block."""
     query = st.text_input(
         "Query", key="context_query", placeholder="Defaults to the last user message"
     )
     query = query.strip() or _last_user_text(snapshot) or "What do you know about me?"
-    bundle = engine.assemble(tenant, query, thread=thread)
+    bundle = memory.context(tenant, query, thread=thread)
     st.progress(
         min(bundle.total_tokens / bundle.budget, 1.0),
         text=f"Total {bundle.total_tokens} / {bundle.budget} tokens",

@@ -4,7 +4,7 @@ A write is visible where it happened and can be reverted there, so the user
 never has to go looking for what the memory did. Proactive suggestions sit
 above the input as prompts to click.
 
-Memory work runs in the engine's background worker, so a reply comes back before
+Memory work runs in the memory's background worker, so a reply comes back before
 its facts are written: a quiet "memory updating" line shows while work is owed,
 and the page refreshes itself once it lands. A reply's status lines are the
 writes logged at its turn's time, up to the next reply's.
@@ -18,9 +18,10 @@ import streamlit as st
 
 from app_ui import actions
 from app_ui.flash import report_step, show_flash
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
+from memory_lab.api_views import adds_nothing
 from memory_lab.errors import MemoryLabError
-from memory_lab.restatement import adds_nothing
+from memory_lab.snapshot import MemorySnapshot
 from memory_lab.types import MemoryEvent, Message
 
 PENDING = "pending_prompt"
@@ -37,7 +38,7 @@ def _writes(tenant: str) -> dict[str, str]:
     return per_tenant.setdefault(tenant, {})
 
 
-def _reply_writes(engine: MemoryEngine, tenant: str, reply_id: str) -> list[dict]:
+def _reply_writes(memory: Memory, tenant: str, reply_id: str) -> list[dict]:
     """The memory writes of a reply's turn, wherever the worker is with them."""
     asked = _writes(tenant)
     if reply_id not in asked:
@@ -45,7 +46,7 @@ def _reply_writes(engine: MemoryEngine, tenant: str, reply_id: str) -> list[dict
     start = datetime.fromisoformat(asked[reply_id])
     later = sorted(t for t in asked.values() if t > asked[reply_id])
     end = datetime.fromisoformat(later[0]) if later else None
-    events: list[MemoryEvent] = engine.events.events(tenant, since=start)
+    events: list[MemoryEvent] = memory.events(tenant, since=start, limit=None)
     return [
         e.model_dump(mode="json")
         for e in events
@@ -57,9 +58,9 @@ def _undone(tenant: str) -> set[str]:
     return st.session_state.setdefault("undone", {}).setdefault(tenant, set())
 
 
-def _undo(engine: MemoryEngine, tenant: str, event: dict) -> None:
+def _undo(memory: Memory, tenant: str, event: dict) -> None:
     try:
-        actions.undo(engine, tenant, event)
+        actions.undo(memory, tenant, event)
     except MemoryLabError as err:
         st.session_state.setdefault("flash", []).append(
             ("error", f"Undo failed: {err}")
@@ -68,8 +69,8 @@ def _undo(engine: MemoryEngine, tenant: str, event: dict) -> None:
         _undone(tenant).add(event["id"])
 
 
-def _status_lines(engine: MemoryEngine, tenant: str, reply_id: str) -> None:
-    for event in _reply_writes(engine, tenant, reply_id):
+def _status_lines(memory: Memory, tenant: str, reply_id: str) -> None:
+    for event in _reply_writes(memory, tenant, reply_id):
         text, button = st.columns([6, 1], vertical_alignment="center")
         done = event["id"] in _undone(tenant)
         text.caption(
@@ -80,7 +81,7 @@ def _status_lines(engine: MemoryEngine, tenant: str, reply_id: str) -> None:
                 "Undo",
                 key=f"undo_{event['id']}",
                 on_click=_undo,
-                args=(engine, tenant, event),
+                args=(memory, tenant, event),
                 type="tertiary",
             )
 
@@ -107,7 +108,7 @@ def _reply_notes(reply_id: str) -> None:
             st.markdown(extra["without"])
 
 
-def _draw(engine: MemoryEngine, tenant: str, messages: list[Message]) -> None:
+def _draw(memory: Memory, tenant: str, messages: list[Message]) -> None:
     for msg in messages:
         role = msg.role if msg.role in ("user", "assistant") else "assistant"
         with st.chat_message(role):
@@ -118,33 +119,31 @@ def _draw(engine: MemoryEngine, tenant: str, messages: list[Message]) -> None:
                 )
             if msg.role == "assistant":
                 _reply_notes(msg.id)
-                _status_lines(engine, tenant, msg.id)
+                _status_lines(memory, tenant, msg.id)
 
 
-def _send(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
+def _send(memory: Memory, tenant: str, thread: str, text: str) -> None:
     """Chat one message and draw it, or show why it was refused."""
-    asked = engine.clock.now()
+    asked = memory.clock.now()
     try:
         with st.spinner("Thinking..."):
-            step = actions.send(engine, tenant, text, thread)
+            step = actions.send(memory, tenant, text, thread)
             without = (
-                actions.reply_without_memory(engine, tenant, text)
+                actions.reply_without_memory(memory, tenant, text)
                 if st.session_state.get(COMPARE)
                 else None
             )
     except MemoryLabError as err:
         st.error(f"Not sent: {err}")
         return
-    replies = [
-        m for m in engine.transcript.messages(tenant, thread) if m.role == "assistant"
-    ]
+    replies = [m for m in memory.turns(tenant, thread=thread) if m.role == "assistant"]
     if len(replies) == 1:
-        actions.title_by_model(engine, tenant, thread, text)
+        actions.title_by_model(memory, tenant, thread, text)
     if replies:
         reply_id = replies[-1].id
         _writes(tenant)[reply_id] = asked.isoformat()
         extra = {
-            "chats": actions.recalled_from(engine, tenant, thread, step.context),
+            "chats": actions.recalled_from(memory, tenant, thread, step.context),
             "tools": actions.tool_calls(step),
         }
         if without is not None:
@@ -155,14 +154,14 @@ def _send(engine: MemoryEngine, tenant: str, thread: str, text: str) -> None:
 
 
 @st.fragment(run_every=1.0)
-def memory_status(engine: MemoryEngine, tenant: str, page_run: int) -> None:
+def memory_status(memory: Memory, tenant: str, page_run: int) -> None:
     """A quiet line while memory work is owed; a refresh of the page when it lands.
 
     Only the fragment's own timed reruns refresh the page. In a full page run the
     page is drawn fresh anyway, and a rerun there would discard the message the
     user has just sent (and the error refusing it) before it is handled.
     """
-    pending = engine.pending_jobs(tenant)
+    pending = memory.pending(tenant)
     drawn_key = f"memory_status_run_{tenant}"
     timed_rerun = st.session_state.get(drawn_key) == page_run
     st.session_state[drawn_key] = page_run
@@ -175,7 +174,7 @@ def memory_status(engine: MemoryEngine, tenant: str, page_run: int) -> None:
         st.rerun(scope="app")
 
 
-def note_memory_read(engine: MemoryEngine, tenant: str) -> None:
+def note_memory_read(memory: Memory, tenant: str) -> None:
     """Call just before the page reads memory: the work still owed at that moment.
 
     The panels show what was committed when they read it. Work that lands after
@@ -183,28 +182,30 @@ def note_memory_read(engine: MemoryEngine, tenant: str) -> None:
     refreshed once the work owed at the read is done, not merely when the count
     last seen by this fragment drops.
     """
-    st.session_state.setdefault(_READ_OWING, {})[tenant] = engine.pending_jobs(tenant)
+    st.session_state.setdefault(_READ_OWING, {})[tenant] = memory.pending(tenant)
 
 
-def _suggestions(snapshot: dict) -> None:
-    items = snapshot.get("suggestions", [])
+def _suggestions(snapshot: MemorySnapshot) -> None:
+    items = snapshot.suggestions
     if not items:
         return
     st.caption("Suggested follow-ups")
     for i, item in enumerate(items[:4]):
         st.button(
-            item["prompt"],
-            key=f"suggest_{i}_{item['fact_id']}",
-            help=item["reason"],
-            on_click=lambda p=item["prompt"]: st.session_state.update({PENDING: p}),
+            item.prompt,
+            key=f"suggest_{i}_{item.fact_id}",
+            help=item.reason,
+            on_click=lambda p=item.prompt: st.session_state.update({PENDING: p}),
         )
 
 
-def chat_panel(engine: MemoryEngine, tenant: str, thread: str, snapshot: dict) -> None:
+def chat_panel(
+    memory: Memory, tenant: str, thread: str, snapshot: MemorySnapshot
+) -> None:
     """Draw one chat; handle a new message, typed or a clicked suggestion."""
     # Counts full page runs: a fragment rerun replays the same argument.
     page_run = st.session_state[PAGE_RUNS] = st.session_state.get(PAGE_RUNS, 0) + 1
-    memory_status(engine, tenant, page_run)
+    memory_status(memory, tenant, page_run)
     show_flash()
     history = st.container(height=520, border=False)
     _suggestions(snapshot)
@@ -218,12 +219,12 @@ def chat_panel(engine: MemoryEngine, tenant: str, thread: str, snapshot: dict) -
     typed = st.chat_input("Message the assistant", key="chat_box")
     text = typed if typed is not None else st.session_state.pop(PENDING, None)
     with history:
-        messages = engine.transcript.messages(tenant, thread)
+        messages = memory.turns(tenant, thread=thread)
         if not messages:
             st.caption(
                 "No turns yet: say something, click a suggestion, or replay a "
                 "conversation from the sidebar."
             )
-        _draw(engine, tenant, messages[-SHOWN_TURNS:])
+        _draw(memory, tenant, messages[-SHOWN_TURNS:])
         if text is not None:
-            _send(engine, tenant, thread, text)
+            _send(memory, tenant, thread, text)

@@ -15,9 +15,8 @@ from datetime import timedelta
 import streamlit as st
 
 from app_ui.flash import flash
+from memory_lab.api import Memory
 from memory_lab.chats import Chat, ChatError
-from memory_lab.chats.catalog import TRASH_DAYS
-from memory_lab.engine import MemoryEngine
 
 DEFAULT_THREAD = "main"
 """The chat of a tenant that has none yet (and of memory from before chats)."""
@@ -35,15 +34,20 @@ def switch_to(tenant: str, thread: str) -> None:
     _chosen()[tenant] = thread
 
 
-def _usable(engine: MemoryEngine, tenant: str, thread: str) -> Chat | None:
+def _trash_days(memory: Memory) -> str:
+    """How many days a trashed chat stays restorable, as the page says it."""
+    return f"{memory.trash.keep / timedelta(days=1):g}"
+
+
+def _usable(memory: Memory, tenant: str, thread: str) -> Chat | None:
     try:
-        chat = engine.chats.get(tenant, thread)
+        chat = memory.chats.get(tenant, thread)
     except ChatError:
         return None
     return chat if chat.trashed_at is None else None
 
 
-def current_chat(engine: MemoryEngine, tenant: str) -> str:
+def current_chat(memory: Memory, tenant: str) -> str:
     """The thread this page shows: the URL's, else this session's, else the newest.
 
     A URL naming a chat the tenant does not have, or one in the trash, gets a
@@ -56,7 +60,7 @@ def current_chat(engine: MemoryEngine, tenant: str) -> str:
     # switch, so within a session the list's choice holds.
     if asked is not None and _OPENED not in st.session_state:
         try:
-            chat = engine.chats.get(tenant, asked)
+            chat = memory.chats.get(tenant, asked)
         except ChatError as err:
             flash("error", f"{err}. Showing your newest chat instead.")
         else:
@@ -70,9 +74,9 @@ def current_chat(engine: MemoryEngine, tenant: str) -> str:
                 chosen[tenant] = asked
     thread = chosen.get(tenant)
     if thread is None or (
-        thread != DEFAULT_THREAD and _usable(engine, tenant, thread) is None
+        thread != DEFAULT_THREAD and _usable(memory, tenant, thread) is None
     ):
-        listed = engine.chats.chats(tenant)
+        listed = memory.chats.all(tenant)
         thread = listed[0].thread if listed else DEFAULT_THREAD
         chosen[tenant] = thread
     if asked != thread:
@@ -81,38 +85,39 @@ def current_chat(engine: MemoryEngine, tenant: str) -> str:
     return thread
 
 
-def _new_chat(engine: MemoryEngine, tenant: str) -> None:
-    chat = engine.chats.create(tenant, engine.clock.now())
+def _new_chat(memory: Memory, tenant: str) -> None:
+    chat = memory.chats.create(tenant)
     switch_to(tenant, chat.thread)
     flash("info", "New chat: memory from your other chats comes with you.")
 
 
-def _rename(engine: MemoryEngine, tenant: str, thread: str, key: str) -> None:
+def _rename(memory: Memory, tenant: str, thread: str, key: str) -> None:
     try:
-        chat = engine.chats.rename(tenant, thread, st.session_state.get(key, ""))
+        chat = memory.chats.rename(tenant, thread, st.session_state.get(key, ""))
     except ChatError as err:
         flash("error", str(err))
     else:
         flash("success", f"Renamed to {chat.title!r}.")
 
 
-def _trash(engine: MemoryEngine, tenant: str, thread: str) -> None:
+def _trash(memory: Memory, tenant: str, thread: str) -> None:
     try:
-        chat = engine.chats.trash(tenant, thread, engine.clock.now())
+        chat = memory.chats.trash(tenant, thread)
     except ChatError as err:
         flash("error", str(err))
         return
     _chosen().pop(tenant, None)
     flash(
         "info",
-        f"Moved {chat.title!r} to the trash: restorable for {TRASH_DAYS} days. "
+        f"Moved {chat.title!r} to the trash: restorable for {_trash_days(memory)} "
+        "days. "
         "What memory learned from it stays until the trash is emptied.",
     )
 
 
-def _restore(engine: MemoryEngine, tenant: str, thread: str) -> None:
+def _restore(memory: Memory, tenant: str, thread: str) -> None:
     try:
-        chat = engine.chats.restore(tenant, thread)
+        chat = memory.chats.restore(tenant, thread)
     except ChatError as err:
         flash("error", str(err))
         return
@@ -120,16 +125,16 @@ def _restore(engine: MemoryEngine, tenant: str, thread: str) -> None:
     flash("success", f"Restored {chat.title!r}.")
 
 
-def _title(engine: MemoryEngine, tenant: str, thread: str) -> str:
+def _title(memory: Memory, tenant: str, thread: str) -> str:
     try:
-        return engine.chats.get(tenant, thread).title
+        return memory.chats.get(tenant, thread).title
     except ChatError:
         return "New chat"
 
 
-def chat_list(engine: MemoryEngine, tenant: str, thread: str) -> None:
+def chat_list(memory: Memory, tenant: str, thread: str) -> None:
     """The chats of this tenant, and what can be done to them."""
-    listed = engine.chats.chats(tenant)
+    listed = memory.chats.all(tenant)
     threads = [c.thread for c in listed]
     if thread not in threads:
         threads.insert(0, thread)
@@ -140,7 +145,7 @@ def chat_list(engine: MemoryEngine, tenant: str, thread: str) -> None:
         "New chat",
         key="new_chat",
         on_click=_new_chat,
-        args=(engine, tenant),
+        args=(memory, tenant),
         icon=":material/add:",
         width="stretch",
     )
@@ -154,34 +159,34 @@ def chat_list(engine: MemoryEngine, tenant: str, thread: str) -> None:
         label_visibility="collapsed",
         on_change=lambda: switch_to(tenant, st.session_state[pick]),
     )
-    _manage(engine, tenant, thread)
-    _search(engine, tenant)
-    _trash_list(engine, tenant)
+    _manage(memory, tenant, thread)
+    _search(memory, tenant)
+    _trash_list(memory, tenant)
 
 
-def _manage(engine: MemoryEngine, tenant: str, thread: str) -> None:
+def _manage(memory: Memory, tenant: str, thread: str) -> None:
     with st.expander("Rename or delete this chat"):
         key = f"rename_{tenant}_{thread}"
-        st.text_input("Chat title", value=_title(engine, tenant, thread), key=key)
+        st.text_input("Chat title", value=_title(memory, tenant, thread), key=key)
         left, right = st.columns(2)
         left.button(
             "Rename",
             key="rename_chat",
             on_click=_rename,
-            args=(engine, tenant, thread, key),
+            args=(memory, tenant, thread, key),
             width="stretch",
         )
         right.button(
             "Move to trash",
             key="trash_chat",
             on_click=_trash,
-            args=(engine, tenant, thread),
+            args=(memory, tenant, thread),
             width="stretch",
-            disabled=_usable(engine, tenant, thread) is None,
+            disabled=_usable(memory, tenant, thread) is None,
         )
 
 
-def _search(engine: MemoryEngine, tenant: str) -> None:
+def _search(memory: Memory, tenant: str) -> None:
     with st.expander("Search chats"):
         query = st.text_input(
             "Search all chats",
@@ -191,7 +196,7 @@ def _search(engine: MemoryEngine, tenant: str) -> None:
         if not query:
             return
         try:
-            hits = engine.chats.search(tenant, query)
+            hits = memory.chats.search(tenant, query)
         except ChatError as err:
             st.error(str(err))
             return
@@ -207,18 +212,18 @@ def _search(engine: MemoryEngine, tenant: str) -> None:
             )
 
 
-def _trash_list(engine: MemoryEngine, tenant: str) -> None:
-    trashed = engine.chats.chats(tenant, trashed=True)
+def _trash_list(memory: Memory, tenant: str) -> None:
+    trashed = memory.chats.all(tenant, trashed=True)
     with st.expander(f"Trash ({len(trashed)})"):
         if not trashed:
-            st.caption(f"Deleted chats stay here for {TRASH_DAYS} days.")
+            st.caption(f"Deleted chats stay here for {_trash_days(memory)} days.")
         for chat in trashed:
             text, button = st.columns([3, 1], vertical_alignment="center")
-            until = chat.restorable_until(timedelta(days=TRASH_DAYS))
+            until = chat.restorable_until(memory.trash.keep)
             text.caption(f"{chat.title} · restorable until {until:%Y-%m-%d}")
             button.button(
                 "Restore",
                 key=f"restore_{chat.thread}",
                 on_click=_restore,
-                args=(engine, tenant, chat.thread),
+                args=(memory, tenant, chat.thread),
             )

@@ -1,6 +1,6 @@
 """The app's clock: wall time plus an offset the "advance" buttons grow.
 
-Trigger C, idle close, TTL expiry and decay all read the engine's clock, so moving
+Trigger C, idle close, TTL expiry and decay all read the memory's clock, so moving
 this clock forward lets a demo show a day passing without waiting a day. The offset
 is kept per tenant in the data folder so it survives reruns and restarts.
 """

@@ -9,7 +9,8 @@ for an hour (MEMORY_LAB_DEMO_IDLE_S), whichever comes first. The folder holds
 every store of that memory, and no other session is ever given its path.
 
 `DemoSpaces` knows nothing of Streamlit, so its expiry is tested on a manual
-clock; `session_space` binds one space to one browser session.
+clock; `session_space` binds one space to one browser session. Every space's
+memory shares the process's models (`memory_lab.api_views.warm_up`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,8 @@ from pydantic import ValidationError
 
 from app_ui.clock import OffsetClock, OffsetStore
 from memlab_cli.settings import Settings
+from memory_lab.api import Memory
 from memory_lab.config import MemoryConfig
-from memory_lab.embeddings import Embedder
-from memory_lab.engine import MemoryEngine
-from memory_lab.stores.locations import StoreSpec
-from memory_lab.tokens import TokenCounter
 
 IDLE_ENV = "MEMORY_LAB_DEMO_IDLE_S"
 """Named in the error for a bad idle limit; read by `memlab_cli.settings`."""
@@ -63,7 +61,7 @@ def demo_root() -> Path:
 
 
 class DemoSpace:
-    """One browser session's memory: its folder, clock and engine.
+    """One browser session's memory: its folder, clock and open `Memory`.
 
     After an idle expiry the space stays bound to its session; the next run
     opens a fresh folder and says once that the old memory is gone.
@@ -76,22 +74,17 @@ class DemoSpace:
         self.folder: Path | None = None
         self.last_seen = now
         self.expired = False
-        self._engine: MemoryEngine | None = None
-        self._engine_key: str | None = None
+        self._memory: Memory | None = None
+        self._memory_key: str | None = None
         self._clocks: dict[str, OffsetClock] = {}
         self._lock = threading.RLock()
 
     def open(
-        self,
-        tenant: str,
-        config: MemoryConfig,
-        now: float,
-        embedder: Embedder,
-        counter: TokenCounter,
-    ) -> tuple[Path, MemoryEngine, OffsetClock, bool]:
-        """The folder, engine and clock for this run; True when memory was reset.
+        self, tenant: str, config: MemoryConfig, now: float
+    ) -> tuple[Path, Memory, OffsetClock, bool]:
+        """The folder, memory and clock for this run; True when memory was reset.
 
-        The engine is reopened only when the tenant or configuration changed.
+        The memory is reopened only when the tenant or configuration changed.
         """
         with self._lock:
             reset = self.expired
@@ -106,34 +99,28 @@ class DemoSpace:
                 self._clocks[tenant] = OffsetClock(OffsetStore(self.folder), tenant)
             clock = self._clocks[tenant]
             key = f"{tenant}\n{config.model_dump_json()}"
-            if self._engine is None or self._engine_key != key:
-                self._close_engine()
-                self._engine = MemoryEngine(
-                    self.folder,
-                    config=config,
-                    clock=clock,
-                    embedder=embedder,
-                    counter=counter,
-                    stores=StoreSpec(),  # local files: a shared server is not private
-                )
-                self._engine_key = key
-            return self.folder, self._engine, clock, reset
+            if self._memory is None or self._memory_key != key:
+                self._close_memory()
+                # The folder alone, never a configured server: that is not private.
+                self._memory = Memory.open(self.folder, config=config, clock=clock)
+                self._memory_key = key
+            return self.folder, self._memory, clock, reset
 
     def drop(self, *, expired: bool) -> None:
-        """Close the engine and delete the folder (idempotent)."""
+        """Close the memory and delete the folder (idempotent)."""
         with self._lock:
-            self._close_engine()
+            self._close_memory()
             if self.folder is not None:
                 shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
             self._clocks.clear()
             self.expired = expired
 
-    def _close_engine(self) -> None:
-        if self._engine is not None:
-            self._engine.close()
-        self._engine = None
-        self._engine_key = None
+    def _close_memory(self) -> None:
+        if self._memory is not None:
+            self._memory.close()
+        self._memory = None
+        self._memory_key = None
 
 
 class DemoSpaces:

@@ -1,9 +1,9 @@
-"""Cached engines: one per (data folder, tenant, configuration), shared by reruns.
+"""Cached memories: one per (data folder, tenant, configuration), shared by reruns.
 
-The embedder and token counter load once per process and are shared by every
-engine; each tenant has one clock, shared by its engines, so switching recipe or
-brain never moves time. Chroma wants one owner per store path, which one Streamlit
-server process is.
+The models (embedding model, token counter, parser) load once per process and
+every memory shares them; each tenant has one clock, shared by its memories, so
+switching recipe or brain never moves time. Chroma wants one owner per store path,
+which one Streamlit server process is.
 """
 
 from __future__ import annotations
@@ -17,34 +17,20 @@ from app_ui import demo
 from app_ui.clock import OffsetClock, OffsetStore
 from app_ui.live_demo import register_demo_source
 from app_ui.settings import AppSettings, data_dir, store_spec
-from memory_lab.brains.parsed.pipeline import warm_in_background
+from memory_lab.api import Memory, StoreSpec
+from memory_lab.api_views import warm_up
 from memory_lab.config import MemoryConfig
-from memory_lab.embeddings import Embedder, default_embedder
-from memory_lab.engine import MemoryEngine
-from memory_lab.stores.locations import StoreSpec
-from memory_lab.tokens import TokenCounter, default_counter
 
 
 @st.cache_resource(show_spinner="Loading the embedding model...")
-def shared_embedder() -> Embedder:
-    """The process-wide embedder."""
-    return default_embedder()
+def shared_models() -> threading.Thread:
+    """The models every memory shares, loaded once per process from the first run.
 
-
-@st.cache_resource(show_spinner=False)
-def parser_warm_up() -> threading.Thread:
-    """The offline brain's parser, loading in the background from the first run.
-
-    A visitor's first stated fact would otherwise wait for the load (seconds,
-    tens of them on a busy server) before it shows.
+    The offline brain's parser goes on loading on the returned thread: a
+    visitor's first stated fact would otherwise wait for it (seconds, tens of
+    them on a busy server) before it shows.
     """
-    return warm_in_background()
-
-
-@st.cache_resource(show_spinner=False)
-def shared_counter() -> TokenCounter:
-    """The process-wide token counter."""
-    return default_counter()
+    return warm_up()
 
 
 @st.cache_resource(show_spinner=False)
@@ -59,35 +45,33 @@ def tenant_clock(data_dir: str, tenant: str) -> OffsetClock:
     return OffsetClock(offset_store(data_dir), tenant)
 
 
-def _release(engine: MemoryEngine) -> None:
-    engine.close()
+def _release(memory: Memory) -> None:
+    memory.close()
 
 
 @st.cache_resource(
     show_spinner="Opening the memory stores...", max_entries=24, on_release=_release
 )
-def _engine(
-    data_dir: str, tenant: str, config_json: str, stores: StoreSpec
-) -> MemoryEngine:
+def _memory(data_dir: str, tenant: str, config_json: str, stores: StoreSpec) -> Memory:
     config = MemoryConfig.model_validate_json(config_json)
-    return MemoryEngine(
-        Path(data_dir),
+    # With a store URL, the folder keeps what no server holds.
+    return Memory.open(
+        stores.store or data_dir,
+        folder=data_dir,
+        episodes=stores.episodes,
         config=config,
         clock=tenant_clock(data_dir, tenant),
-        embedder=shared_embedder(),
-        counter=shared_counter(),
-        stores=stores,
     )
 
 
-def engine_for(data_dir: Path, settings: AppSettings) -> MemoryEngine:
-    """The engine for these settings (built on first use).
+def cached_memory(data_dir: Path, settings: AppSettings) -> Memory:
+    """The memory for these settings (opened on first use).
 
     Raises:
         SettingsError: when the settings do not make a valid configuration.
     """
     config = settings.config()
-    return _engine(
+    return _memory(
         str(data_dir), settings.tenant, config.model_dump_json(), store_spec()
     )
 
@@ -111,8 +95,8 @@ def session_space() -> demo.DemoSpace:
     return demo_spaces().new()
 
 
-def memory_for(settings: AppSettings) -> tuple[Path, MemoryEngine, OffsetClock, bool]:
-    """The data folder, engine and clock this run shows, and whether memory was reset.
+def memory_for(settings: AppSettings) -> tuple[Path, Memory, OffsetClock, bool]:
+    """The data folder, memory and clock this run shows, and whether memory was reset.
 
     In demo mode they are the browser session's own (`demo`); otherwise the
     shared folder's, cached per tenant and configuration.
@@ -120,19 +104,13 @@ def memory_for(settings: AppSettings) -> tuple[Path, MemoryEngine, OffsetClock, 
     Raises:
         SettingsError: when the settings do not make a valid configuration.
     """
-    parser_warm_up()
+    shared_models()
     if demo.enabled():
         spaces = demo_spaces()
-        opened = session_space().open(
-            settings.tenant,
-            settings.config(),
-            spaces.now(),
-            shared_embedder(),
-            shared_counter(),
-        )
+        opened = session_space().open(settings.tenant, settings.config(), spaces.now())
         register_demo_source(opened[1], opened[0])
         return opened
     folder = data_dir()
-    engine = engine_for(folder, settings)
-    register_demo_source(engine, folder)
-    return folder, engine, tenant_clock(str(folder), settings.tenant), False
+    memory = cached_memory(folder, settings)
+    register_demo_source(memory, folder)
+    return folder, memory, tenant_clock(str(folder), settings.tenant), False

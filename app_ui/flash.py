@@ -11,7 +11,7 @@ from typing import Literal
 
 import streamlit as st
 
-from memory_lab.engine import StepResult
+from memory_lab.api_views import Step
 
 Level = Literal["error", "warning", "info", "success"]
 _KEY = "flash"
@@ -22,7 +22,7 @@ def flash(level: Level, text: str) -> None:
     st.session_state.setdefault(_KEY, []).append((level, text))
 
 
-def report_step(step: StepResult) -> None:
+def report_step(step: Step) -> None:
     """Queue what a step did that the user should notice: triggers and fallbacks."""
     for event in step.events:
         if event.kind == "brain_fallback":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
 
 NAME = "demo open items"
 """How the context labels the values (`live from demo open items`)."""
@@ -33,7 +33,7 @@ def open_items(folder: Path):
     return fetch
 
 
-def register_demo_source(engine: MemoryEngine, folder: Path) -> None:
-    """Register the demo source on an engine once (engines are cached)."""
-    if NAME not in engine.live.names():
-        engine.live.register(NAME, KEYS, open_items(folder), timeout_s=0.5)
+def register_demo_source(memory: Memory, folder: Path) -> None:
+    """Register the demo source on a memory once (memories are cached)."""
+    if NAME not in memory.live.names():
+        memory.live.register(NAME, KEYS, open_items(folder), timeout_s=0.5)

@@ -12,6 +12,7 @@ from typing import Literal
 
 import streamlit as st
 
+from memory_lab.api import Memory
 from memory_lab.brains.status import ROLE_LABELS, ModelStatus, RoleStatus, brain_status
 
 Level = Literal["caption", "warning"]
@@ -52,18 +53,27 @@ def _clip(text: str) -> str:
     return flat if len(flat) <= _ERROR_CHARS else flat[: _ERROR_CHARS - 1] + "…"
 
 
-def model_status(brain: object) -> None:
-    """Draw the model's lanes in the sidebar; redrawn on a timer when there is one."""
+def model_status(source: Memory | object) -> None:
+    """Draw the model's lanes in the sidebar; redrawn on a timer when there is one.
+
+    `source` is the page's `Memory`, or a brain alone (the tests drive a brain).
+    """
     with st.sidebar:
-        if brain_status(brain).has_model:
-            _live_lines(brain)
+        if _read(source).has_model:
+            _live_lines(source)
         else:
-            _draw(brain_status(brain))
+            _draw(_read(source))
+
+
+def _read(source: Memory | object) -> ModelStatus:
+    if isinstance(source, Memory):
+        return source.model_status()
+    return brain_status(source)
 
 
 @st.fragment(run_every=REFRESH_S)
-def _live_lines(brain: object) -> None:
-    _draw(brain_status(brain))
+def _live_lines(source: Memory | object) -> None:
+    _draw(_read(source))
 
 
 def _draw(status: ModelStatus) -> None:

@@ -1,44 +1,45 @@
 """What the owner of a memory can do with all of it: take it away, or have it gone.
 
 The download is the same JSON lines `memory-lab export` writes, built when the
-button is clicked (not on every rerun), from the engine the page already has
+button is clicked (not on every rerun), from the memory the page already has
 open, so the folder is never opened twice. "Forget me", behind a confirmation,
-purges everything held about the tenant through that same engine
-(`MemoryEngine.purge`).
+purges everything held about the tenant through that same memory
+(`Memory.purge`).
 """
 
 from __future__ import annotations
 
+import io
+
 import streamlit as st
 
 from app_ui.flash import flash
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
 from memory_lab.errors import MemoryLabError
-from memory_lab.owner.export import NoTenantDataError, export_tenant
-from memory_lab.owner.holdings import engine_holdings
 
 
-def export_text(engine: MemoryEngine, tenant: str) -> str:
-    """The tenant's export file, as text.
+def export_text(memory: Memory, tenant: str) -> str:
+    """The tenant's export file, as text, as it stands (owed work as owed jobs).
 
     Raises:
         NoTenantDataError: when the tenant holds nothing yet.
         MemoryLabError: for a memory held in this process only.
     """
-    export = export_tenant(engine_holdings(engine), tenant, now=engine.clock.now())
-    return "".join(line + "\n" for line in export.lines())
+    out = io.StringIO()
+    memory.export(tenant, out, wait=False)
+    return out.getvalue()
 
 
-def export_controls(engine: MemoryEngine, tenant: str) -> None:
+def export_controls(memory: Memory, tenant: str) -> None:
     """A download of everything held about the tenant."""
     sb = st.sidebar
     sb.subheader("Your data")
-    empty = engine.transcript.count(tenant) == 0 and not engine.facts.rows(tenant)
+    empty = memory.stats(tenant)["turns"] == 0 and not memory.history(tenant)
 
     def build() -> str:
         try:
-            return export_text(engine, tenant)
-        except (NoTenantDataError, MemoryLabError) as err:
+            return export_text(memory, tenant)
+        except MemoryLabError as err:  # NoTenantDataError among them
             return f"export failed: {err}\n"
 
     sb.download_button(
@@ -55,10 +56,10 @@ def export_controls(engine: MemoryEngine, tenant: str) -> None:
     )
     if empty:
         sb.caption("Nothing is held for this tenant yet.")
-    forget_me_controls(engine, tenant, empty=empty)
+    forget_me_controls(memory, tenant, empty=empty)
 
 
-def forget_me_controls(engine: MemoryEngine, tenant: str, *, empty: bool) -> None:
+def forget_me_controls(memory: Memory, tenant: str, *, empty: bool) -> None:
     """Delete everything held about the tenant, once they have said they mean it."""
     sb = st.sidebar
     sure = sb.checkbox(
@@ -71,17 +72,17 @@ def forget_me_controls(engine: MemoryEngine, tenant: str, *, empty: bool) -> Non
         key="forget_me",
         disabled=empty or not sure,
         on_click=_forget_me,
-        args=(engine, tenant),
+        args=(memory, tenant),
         help="Every turn, episode, fact, event and chat of this tenant is removed "
         "for real (not the trash); a tombstone records that it happened.",
         width="stretch",
     )
 
 
-def _forget_me(engine: MemoryEngine, tenant: str) -> None:
+def _forget_me(memory: Memory, tenant: str) -> None:
     st.session_state["forget_me_sure"] = False
     try:
-        stone = engine.purge(tenant, requested_by=f"{tenant} (the app)")
+        stone = memory.purge(tenant, requested_by=f"{tenant} (the app)")
     except MemoryLabError as err:
         flash("error", str(err))
         return

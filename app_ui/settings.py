@@ -1,4 +1,4 @@
-"""What the sidebar chose, validated before any engine is built.
+"""What the sidebar chose, validated before any memory is opened.
 
 Settings from the environment come from `memlab_cli.settings`, the one reader of
 `MEMORY_LAB_*` variables, and go no deeper than this package.
@@ -14,6 +14,7 @@ from memlab_evals.judging.endpoints import Endpoint
 from pydantic import ValidationError
 
 from memlab_cli.settings import Settings, llm_settings
+from memory_lab.api import StoreSpec
 from memory_lab.config import (
     LimitsConfig,
     LLMSettings,
@@ -22,7 +23,6 @@ from memory_lab.config import (
 )
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.recipes import recipe
-from memory_lab.stores.locations import StoreSpec
 
 DEFAULT_DATA_DIR = Path("data") / "app"
 # A chat box is not an import tool: a paste past this is refused with a clear reason
@@ -160,7 +160,7 @@ class AppSettings:
     llm: LLMSettings | None = None
 
     def config(self) -> MemoryConfig:
-        """The engine configuration these settings describe.
+        """The memory configuration these settings describe.
 
         Raises:
             SettingsError: when a recipe parameter is out of range.

@@ -1,7 +1,7 @@
 """The sidebar: who is chatting, the recipe and brain, the clock and replay.
 
-`choose_settings` runs before any engine exists; `time_controls` and
-`replay_controls` need the engine, so they render after it is built but still run
+`choose_settings` runs before any memory is open; `time_controls` and
+`replay_controls` need the memory, so they render after it is opened but still run
 their actions before the panels read memory, so every panel shows the new state.
 """
 
@@ -28,7 +28,7 @@ from app_ui.trigger_widgets import (
     trigger_label,
     trigger_specs,
 )
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
 from memory_lab.errors import MemoryLabError
 from memory_lab.triggers import all_triggers
 
@@ -172,7 +172,7 @@ def choose_settings() -> AppSettings | None:
 
 
 def time_controls(
-    engine: MemoryEngine, clock: OffsetClock, tenant: str, thread: str = "main"
+    memory: Memory, clock: OffsetClock, tenant: str, thread: str = "main"
 ) -> None:
     """The clock and the buttons that move it.
 
@@ -189,7 +189,7 @@ def time_controls(
             help=f"Advance the clock {label} and re-check the triggers",
         ):
             try:
-                step = actions.advance_clock(engine, clock, tenant, delta, thread)
+                step = actions.advance_clock(memory, clock, tenant, delta, thread)
             except MemoryLabError as err:
                 flash("error", str(err))
             else:
@@ -207,13 +207,13 @@ def time_controls(
         width="stretch",
     ):
         try:
-            report_step(engine.close_session(tenant, thread=thread))
+            report_step(memory.close_session(tenant, thread=thread))
         except MemoryLabError as err:
             flash("error", str(err))
 
 
 def replay_controls(
-    engine: MemoryEngine, clock: OffsetClock, tenant: str, thread: str = "main"
+    memory: Memory, clock: OffsetClock, tenant: str, thread: str = "main"
 ) -> None:
     """Replay a dataset conversation into this chat, turn by turn or to a turn."""
     sb = st.sidebar
@@ -252,7 +252,7 @@ def replay_controls(
         try:
             with st.spinner("Replaying..."):
                 steps = actions.replay(
-                    engine, clock, tenant, conv, cursor, upto, thread
+                    memory, clock, tenant, conv, cursor, upto, thread
                 )
         except MemoryLabError as err:
             flash("error", str(err))

@@ -1,7 +1,8 @@
 """The memory tiers, live: window and running summary, episodes, days, facts.
 
-Every read goes through the engine with the tab's tenant, so a tab can only ever
-show its own tenant's memory.
+Every read goes through the `Memory` with the tab's tenant, so a tab can only
+ever show its own tenant's memory. What one snapshot holds (window, episodes,
+facts, days) is read from it; the rest from the memory's public methods.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import streamlit as st
 
 from app_ui import actions, fact_links, trash_panel
 from app_ui.flash import flash
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
 from memory_lab.errors import MemoryLabError
+from memory_lab.snapshot import FactView, MemorySnapshot
 from memory_lab.types import Fact
 
 FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"]
@@ -23,7 +25,9 @@ FACT_STATUSES = ["active", "superseded", "expired", "forgotten", "contradiction"
 def session_line(snapshot: dict) -> str | None:
     """The thread's session in one line, e.g. 'Session s1: idle since 14:05 (...)'.
 
-    The date is left out when the state began on the snapshot's own day.
+    `snapshot` is the snapshot's JSON form (`MemorySnapshot.to_json()`), of
+    which `now` and `session` are read. The date is left out when the state
+    began on the snapshot's own day.
     """
     session = snapshot.get("session")
     if not session:
@@ -37,46 +41,46 @@ def session_line(snapshot: dict) -> str | None:
     )
 
 
-def window_panel(engine: MemoryEngine, snapshot: dict) -> None:
+def window_panel(memory: Memory, snapshot: MemorySnapshot) -> None:
     """The session's state, verbatim turns against the window budget, the summary."""
-    line = session_line(snapshot)
+    line = session_line(snapshot.model_dump(mode="json", include={"now", "session"}))
     if line:
         st.caption(line)
-    win = snapshot["window"]
-    budget = engine.config.budget.window
+    win = snapshot.window
+    budget = memory.config.budget.window
     a, b, c = st.columns(3)
-    a.metric("Turns in window", len(win["messages"]))
+    a.metric("Turns in window", len(win.messages))
     b.metric(
-        "Window tokens", win["tokens"], help=f"Context budget for the window: {budget}"
+        "Window tokens", win.tokens, help=f"Context budget for the window: {budget}"
     )
-    c.metric("Turns in transcript", snapshot["transcript_messages"])
+    c.metric("Turns in transcript", snapshot.transcript_messages)
     st.progress(
-        min(win["tokens"] / budget, 1.0) if budget else 0.0,
-        text=f"{win['tokens']} / {budget} window tokens (budget)",
+        min(win.tokens / budget, 1.0) if budget else 0.0,
+        text=f"{win.tokens} / {budget} window tokens (budget)",
     )
     rows = [
         {
-            "seq": m.get("seq"),
-            "who": m.get("speaker") or m["role"],
-            "time": m["timestamp"][:16].replace("T", " "),
-            "tokens": engine.counter.count(m["content"]),
-            "text": m["content"],
+            "seq": m.seq,
+            "who": m.speaker or m.role,
+            "time": f"{m.timestamp:%Y-%m-%d %H:%M}",
+            "tokens": memory.count_tokens(m.content),
+            "text": m.content,
         }
-        for m in win["messages"]
+        for m in win.messages
     ]
     st.dataframe(
         pd.DataFrame(rows, columns=["seq", "who", "time", "tokens", "text"]),
         hide_index=True,
         key="window_table",
     )
-    limit = engine.config.window.summary_budget_tokens
-    st.markdown(f"**Running summary** ({win['summary_tokens']} / {limit} tokens)")
-    st.text(win["summary"] or "(empty until a trigger compresses the window)")
+    limit = memory.config.window.summary_budget_tokens
+    st.markdown(f"**Running summary** ({win.summary_tokens} / {limit} tokens)")
+    st.text(win.summary or "(empty until a trigger compresses the window)")
 
 
-def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+def episodes_panel(memory: Memory, tenant: str, snapshot: MemorySnapshot) -> None:
     """Compressed episodes, search by meaning, and an episode's source turns."""
-    eps = snapshot["episodes"]
+    eps = snapshot.episodes
     st.metric("Episodes", len(eps))
     by_trigger: dict[str, int] = {}
     for e in eps:
@@ -130,10 +134,8 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         placeholder="e.g. payroll deadline",
     )
     if query.strip():
-        retrieval = engine.config.retrieval
-        hits = engine.episodes.search(
-            tenant, query, top_k=retrieval.top_k, max_distance=2.0
-        )
+        retrieval = memory.config.retrieval
+        hits = memory.nearest_episodes(tenant, query, k=retrieval.top_k)
         st.dataframe(
             pd.DataFrame(
                 [
@@ -162,11 +164,11 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             "Delete this episode",
             key="episode_trash",
             on_click=trash_panel.move_to_trash,
-            args=(engine, tenant, "episode", chosen),
+            args=(memory, tenant, "episode", chosen),
             help="Move to the trash: left out of retrieval at once, restorable "
             "for a while, then purged for real with the turns it summarised.",
         )
-        turns = engine.expand_episode(tenant, chosen)
+        turns = memory.episode_turns(tenant, chosen)
         st.dataframe(
             pd.DataFrame(
                 [{"seq": m.seq, "who": m.who, "text": m.content} for m in turns],
@@ -175,54 +177,51 @@ def episodes_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             hide_index=True,
             key="episode_turns",
         )
-    with st.expander("Day by day", expanded=bool(snapshot.get("daily_summaries"))):
+    with st.expander("Day by day", expanded=bool(snapshot.daily_summaries)):
         days_panel(snapshot)
 
 
-def days_panel(snapshot: dict) -> None:
+def days_panel(snapshot: MemorySnapshot) -> None:
     """Day by day: each finished day's summary, and the weekly roll-ups."""
-    days = snapshot.get("daily_summaries", [])
-    weeks = snapshot.get("weekly_summaries", [])
+    days = snapshot.daily_summaries
+    weeks = snapshot.weekly_summaries
     st.caption(
         f"{len(days)} day(s) and {len(weeks)} week(s) summarised; a day is "
         "summarised once it is over (UTC)."
     )
     for record in [*reversed(weeks), *reversed(days)]:
         label = (
-            f"Week of {record['start']}"
-            if record["period"] == "week"
-            else f"Day {record['start']}"
+            f"Week of {record.start}"
+            if record.period == "week"
+            else f"Day {record.start}"
         )
-        st.markdown(f"**{label}** · {record['messages']} messages")
-        st.text(record["summary"])
+        st.markdown(f"**{label}** · {record.messages} messages")
+        st.text(record.summary)
         for title, items in (
-            ("Decided", record["decided"]),
-            ("Learned", record["learned"]),
-            ("Left open", record["open"]),
+            ("Decided", record.decided),
+            ("Learned", record.learned),
+            ("Left open", record.open),
         ):
             if items:
                 st.markdown(f"*{title}:* " + "; ".join(items))
 
 
-def _fact_label(fact: dict) -> str:
-    return (
-        f"{fact['status']} · {fact['subject']}.{fact['category']}.{fact['key']}"
-        f" = {fact['value']}"
-    )
+def _fact_label(fact: FactView) -> str:
+    return f"{fact.status} · {fact.subject}.{fact.category}.{fact.key} = {fact.value}"
 
 
-def _act(action, engine: MemoryEngine, tenant: str, fact_id: str, **kw) -> None:
+def _act(action, memory: Memory, tenant: str, fact_id: str, **kw) -> None:
     try:
-        event = action(engine, tenant, fact_id, **kw)
+        event = action(memory, tenant, fact_id, **kw)
     except MemoryLabError as err:
         flash("error", str(err))
     else:
         flash("success", event.detail)
 
 
-def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+def fact_controls(memory: Memory, tenant: str, snapshot: MemorySnapshot) -> None:
     """Forget, confirm or restore any fact; settle flagged ones."""
-    facts = {f["id"]: f for f in snapshot["facts"]}
+    facts = {f.id: f for f in snapshot.facts}
     if not facts:
         return
     chosen = st.selectbox(
@@ -231,39 +230,39 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         key="fact_pick",
         format_func=lambda i: _fact_label(facts[i]),
     )
-    live = facts[chosen]["status"] == "active"
+    live = facts[chosen].status == "active"
     a, b, c, d = st.columns(4)
     a.button(
         "Forget",
         key="fact_forget",
         disabled=not live,
         on_click=_act,
-        args=(actions.forget_fact, engine, tenant, chosen),
+        args=(actions.forget_fact, memory, tenant, chosen),
     )
     b.button(
         "Confirm",
         key="fact_confirm",
         disabled=not live,
         on_click=_act,
-        args=(actions.confirm_fact, engine, tenant, chosen),
+        args=(actions.confirm_fact, memory, tenant, chosen),
     )
     c.button(
         "Restore",
         key="fact_restore",
         disabled=live,
         on_click=_act,
-        args=(actions.restore_fact, engine, tenant, chosen),
+        args=(actions.restore_fact, memory, tenant, chosen),
     )
     d.button(
         "Delete",
         key="fact_trash",
         disabled=not live,
         on_click=trash_panel.move_to_trash,
-        args=(engine, tenant, "fact", chosen),
+        args=(memory, tenant, "fact", chosen),
         help="Move to the trash: unused at once, restorable for a while, "
         "then purged for real.",
     )
-    flagged = engine.facts.flagged(tenant)
+    flagged = memory.flagged(tenant)
     st.markdown(f"**Flagged for review** ({len(flagged)})")
     if not flagged:
         st.caption("Nothing to review: no disputed or unconfirmed replaced values.")
@@ -278,7 +277,7 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
                     else "replaced a value",
                     "fact": f"{f.subject}.{f.category}.{f.key}",
                     "value": f.value,
-                    "disputes": _disputed_value(engine, tenant, f),
+                    "disputes": _disputed_value(memory, tenant, f),
                     "id": f.id,
                 }
                 for f in flagged
@@ -299,26 +298,26 @@ def fact_controls(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         "Accept this value",
         key="flag_accept",
         on_click=_act,
-        args=(actions.resolve_flag, engine, tenant, pick),
+        args=(actions.resolve_flag, memory, tenant, pick),
         kwargs={"accept": True},
     )
     drop.button(
         "Keep the other value",
         key="flag_reject",
         on_click=_act,
-        args=(actions.resolve_flag, engine, tenant, pick),
+        args=(actions.resolve_flag, memory, tenant, pick),
         kwargs={"accept": False},
     )
 
 
-def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
+def facts_panel(memory: Memory, tenant: str, snapshot: MemorySnapshot) -> None:
     """Facts by status, with confidence, source tier, provenance and history.
 
     The history shows both time axes: when each value held in the world and
     when memory recorded and ended it.
     """
-    facts = snapshot["facts"]
-    counts = {s: sum(f["status"] == s for f in facts) for s in FACT_STATUSES}
+    facts = snapshot.facts
+    counts = {s: sum(f.status == s for f in facts) for s in FACT_STATUSES}
     st.caption(" · ".join(f"{s}: {n}" for s, n in counts.items()))
     shown = st.multiselect(
         "Status",
@@ -328,20 +327,20 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
     )
     rows = [
         {
-            "status": f["status"],
-            "category": f["category"],
-            "subject": f["subject"],
-            "key": f["key"],
-            "value": f["value"],
-            "confidence": f["effective_confidence"],
-            "source": f["source"],
-            "since": f["valid_from"][:16].replace("T", " "),
-            "expires": (f.get("expires_at") or "")[:10],
-            "turns": ", ".join(f["turn_ids"]),
-            "id": f["id"],
+            "status": f.status,
+            "category": f.category,
+            "subject": f.subject,
+            "key": f.key,
+            "value": f.value,
+            "confidence": f.effective_confidence,
+            "source": f.source,
+            "since": f"{f.valid_from:%Y-%m-%d %H:%M}",
+            "expires": f"{f.expires_at:%Y-%m-%d}" if f.expires_at else "",
+            "turns": ", ".join(f.turn_ids),
+            "id": f.id,
         }
         for f in facts
-        if f["status"] in shown
+        if f.status in shown
     ]
     cols = [
         "status",
@@ -370,9 +369,9 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             )
         },
     )
-    fact_controls(engine, tenant, snapshot)
-    fact_links.links_panel(engine, tenant)
-    keys = sorted({(f["category"], f["key"], f["subject"]) for f in facts})
+    fact_controls(memory, tenant, snapshot)
+    fact_links.links_panel(memory, tenant)
+    keys = sorted({(f.category, f.key, f.subject) for f in facts})
     if not keys:
         return
     chosen = st.selectbox(
@@ -381,8 +380,9 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         key="fact_history",
         format_func=lambda k: f"{k[2]}.{k[0]}.{k[1]}",
     )
-    chain = engine.facts.history(tenant, chosen[0], chosen[1], chosen[2])
-    now = engine.clock.now()
+    category, key, subject = chosen
+    chain = memory.history(tenant, category=category, key=key, subject=subject)
+    now = memory.clock.now()
     st.dataframe(
         pd.DataFrame(
             [
@@ -408,7 +408,7 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
         key="fact_chain",
     )
     cited = {t for f in chain for t in f.turn_ids}
-    turns = [m for m in engine.transcript.messages(tenant) if m.id in cited]
+    turns = [m for m in memory.turns(tenant) if m.id in cited]
     if turns:
         st.markdown("**Provenance** (the turns these values came from)")
         for m in turns:
@@ -416,9 +416,9 @@ def facts_panel(engine: MemoryEngine, tenant: str, snapshot: dict) -> None:
             st.text(m.content)
 
 
-def _disputed_value(engine: MemoryEngine, tenant: str, fact: Fact) -> str:
+def _disputed_value(memory: Memory, tenant: str, fact: Fact) -> str:
     """The stored value a flagged fact disputes, or "" when it disputes none."""
     if not fact.conflicts_with:
         return ""
-    disputed = engine.facts.get(tenant, fact.conflicts_with)
+    disputed = memory.fact(tenant, fact.conflicts_with)
     return "" if disputed is None else disputed.value

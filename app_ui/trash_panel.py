@@ -1,8 +1,8 @@
 """Deleting a fact or an episode from the app, the trash, and the retention policy.
 
-A deleted item goes to the engine's trash (`memory_lab.owner.trash_bin`): out of
-every read at once, restorable for the engine's `trash_keep`, purged for real
-when the folder is next opened after that. Chats have their own trash in the
+A deleted item goes to the memory's trash (`Memory.trash`): out of every read at
+once, restorable for `trash.keep`, purged for real when the folder is next
+opened after that. Chats have their own trash in the
 chat list (`chats`). The retention policy (`MemoryConfig.retention`) is shown
 beside it with what it last removed, so what memory keeps, and for how long, is
 on the page.
@@ -16,42 +16,38 @@ import pandas as pd
 import streamlit as st
 
 from app_ui.flash import flash
-from memory_lab.engine import MemoryEngine
+from memory_lab.api import Memory
 from memory_lab.errors import MemoryLabError
-from memory_lab.owner.trash_bin import TrashKind
+from memory_lab.owner import TrashKind
 
 
-def move_to_trash(
-    engine: MemoryEngine, tenant: str, kind: TrashKind, item: str
-) -> None:
+def move_to_trash(memory: Memory, tenant: str, kind: TrashKind, item: str) -> None:
     """Button callback: trash a fact or an episode, and say so."""
     try:
         if kind == "fact":
-            event = engine.trash.trash_fact(tenant, item)
+            event = memory.trash.delete_fact(tenant, item)
         else:
-            event = engine.trash.trash_episode(tenant, item)
+            event = memory.trash.delete_episode(tenant, item)
     except MemoryLabError as err:
         flash("error", str(err))
     else:
-        days = engine.trash_keep / timedelta(days=1)
+        days = memory.trash.keep / timedelta(days=1)
         flash("success", f"{event.detail} (restorable for {days:g} days)")
 
 
-def restore_from_trash(
-    engine: MemoryEngine, tenant: str, kind: TrashKind, item: str
-) -> None:
+def restore_from_trash(memory: Memory, tenant: str, kind: TrashKind, item: str) -> None:
     """Button callback: bring an item back."""
     try:
-        event = engine.trash.restore(tenant, kind, item)
+        event = memory.trash.restore(tenant, kind, item)
     except MemoryLabError as err:
         flash("error", str(err))
     else:
         flash("success", event.detail)
 
 
-def trash_list(engine: MemoryEngine, tenant: str) -> None:
+def trash_list(memory: Memory, tenant: str) -> None:
     """The tenant's trashed facts and episodes, with a restore button."""
-    held = engine.trash.items(tenant)
+    held = memory.trash.items(tenant)
     sb = st.sidebar
     with sb.expander(f"Trash: facts and episodes ({len(held)})"):
         if not held:
@@ -60,7 +56,7 @@ def trash_list(engine: MemoryEngine, tenant: str) -> None:
                 "here before it is purged for real."
             )
             return
-        keep = engine.trash_keep
+        keep = memory.trash.keep
         st.dataframe(
             pd.DataFrame(
                 [
@@ -90,7 +86,7 @@ def trash_list(engine: MemoryEngine, tenant: str) -> None:
             "Restore",
             key="trash_restore",
             on_click=restore_from_trash,
-            args=(engine, tenant, picked.kind, picked.item),
+            args=(memory, tenant, picked.kind, picked.item),
         )
         st.caption(
             "Past its date an item is purged for real (text, vectors and "
@@ -98,9 +94,9 @@ def trash_list(engine: MemoryEngine, tenant: str) -> None:
         )
 
 
-def retention_line(engine: MemoryEngine, tenant: str) -> None:
+def retention_line(memory: Memory, tenant: str) -> None:
     """The retention policy per tier, and what it last removed."""
-    policy = engine.config.retention
+    policy = memory.config.retention
     if not policy.active:
         st.sidebar.caption("Retention: none; everything is kept until deleted.")
         return
@@ -115,7 +111,7 @@ def retention_line(engine: MemoryEngine, tenant: str) -> None:
     last = next(
         (
             e
-            for e in reversed(engine.events.events(tenant))
+            for e in reversed(memory.events(tenant, limit=None))
             if e.kind == "retention_applied"
         ),
         None,

@@ -15,7 +15,7 @@ from app_ui import actions
 from app_ui.settings import build_llm
 from app_ui.sidebar import AGENTIC_OFFLINE, LLM, RULES
 from memlab_cli.main import main
-from memory_lab import ManualClock, MemoryConfig, MemoryEngine
+from memory_lab import ManualClock, Memory
 from tests.integration.openai_server import (
     Behaviour,
     FakeOpenAIServer,
@@ -104,15 +104,13 @@ def test_the_models_tool_calls_are_listed_for_its_reply(env, tmp_path) -> None:
 
     with FakeOpenAIServer(respond) as server:
         llm = build_llm(server.base_url, "test", agentic_memory=True)
-        engine = MemoryEngine(
-            None,
-            config=MemoryConfig(llm=llm),
-            clock=ManualClock(datetime(2025, 1, 1, tzinfo=UTC)),
+        memory = Memory.open(
+            brain=llm, clock=ManualClock(datetime(2025, 1, 1, tzinfo=UTC))
         )
         try:
-            step = actions.send(engine, "ana", "Remember that I drink tea.")
+            step = actions.send(memory, "ana", "Remember that I drink tea.")
         finally:
-            engine.close()
+            memory.close()
     assert step.reply == "Saved."
     (saved, ok), (flown, failed_ok) = actions.tool_calls(step)
     assert saved.startswith("memory_save(") and ok

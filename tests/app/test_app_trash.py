@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui import actions
-from memory_lab import ManualClock, MemoryEngine
+from memory_lab import ManualClock, Memory
 from memory_lab.errors import MemoryLabError
 from tests.app.test_app_logic import (
     APP,
@@ -82,18 +82,18 @@ def test_a_deleted_episode_leaves_the_tier_and_can_be_restored(data: Path) -> No
 def test_undoing_a_trash_event_restores_the_item_for_its_tenant_only(
     tmp_path: Path,
 ) -> None:
-    with MemoryEngine(tmp_path / "d", clock=ManualClock(T0)) as engine:
-        engine.chat("ana", "Hi! My name is Lena Berg and I live in Oslo.")
-        engine.flush()
-        fact = engine.facts.active("ana")[0]
-        event = engine.trash.trash_fact("ana", fact.id)
+    with Memory.open(tmp_path / "d", clock=ManualClock(T0)) as memory:
+        memory.chat("ana", "Hi! My name is Lena Berg and I live in Oslo.")
+        memory.flush()
+        fact = memory.facts("ana")[0]
+        event = memory.trash.delete_fact("ana", fact.id)
         with pytest.raises(MemoryLabError, match="not tenant 'bob'"):
-            actions.undo(engine, "bob", event.model_dump(mode="json"))
-        assert fact.id not in {f.id for f in engine.facts.active("ana")}
-        back = actions.undo(engine, "ana", event.model_dump(mode="json"))
+            actions.undo(memory, "bob", event.model_dump(mode="json"))
+        assert fact.id not in {f.id for f in memory.facts("ana")}
+        back = actions.undo(memory, "ana", event.model_dump(mode="json"))
         assert back.kind == "restored_from_trash"
-        assert fact.id in {f.id for f in engine.facts.active("ana")}
-        assert engine.trash.items("ana") == []
+        assert fact.id in {f.id for f in memory.facts("ana")}
+        assert memory.trash.items("ana") == []
 
 
 def _retention_caption(at: AppTest) -> str:

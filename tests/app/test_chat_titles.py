@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app_ui.actions import title_by_model
+from memory_lab import Memory
 from memory_lab.brains.llm.brain import clean_title
 from memory_lab.brains.rule_based import RuleBasedBrain
 from memory_lab.clock import ManualClock
@@ -28,36 +29,39 @@ class NamingBrain(RuleBasedBrain):
         return self.answer
 
 
-def _engine(tmp_path: Path, answer: str | None) -> MemoryEngine:
-    return MemoryEngine(
+def _memory(tmp_path: Path, answer: str | None) -> Memory:
+    # `Memory.open` takes settings, not a brain object: the stand-in brain goes
+    # into an engine, wrapped the way `Memory.open` wraps one.
+    engine = MemoryEngine(
         tmp_path / "data", clock=ManualClock(T0), brain=NamingBrain(answer)
     )
+    return Memory(engine, str(tmp_path / "data"))
 
 
 def test_a_model_title_replaces_the_first_question(tmp_path: Path) -> None:
-    with _engine(tmp_path, "Garden shed plans") as engine:
-        engine.chat("ana", FIRST, thread="c1", session="c1")
-        assert engine.chats.get("ana", "c1").titled_by == "first question"
-        title_by_model(engine, "ana", "c1", FIRST)
-        chat = engine.chats.get("ana", "c1")
+    with _memory(tmp_path, "Garden shed plans") as memory:
+        memory.chat("ana", FIRST, thread="c1")
+        assert memory.chats.get("ana", "c1").titled_by == "first question"
+        title_by_model(memory, "ana", "c1", FIRST)
+        chat = memory.chats.get("ana", "c1")
         assert (chat.title, chat.titled_by) == ("Garden shed plans", "model")
 
 
 @pytest.mark.parametrize("answer", [None, "", "x" * 200])
 def test_no_usable_title_keeps_the_first_question(tmp_path: Path, answer) -> None:
-    with _engine(tmp_path, answer) as engine:
-        engine.chat("ana", FIRST, thread="c1", session="c1")
-        before = engine.chats.get("ana", "c1")
-        title_by_model(engine, "ana", "c1", FIRST)
-        assert engine.chats.get("ana", "c1") == before
+    with _memory(tmp_path, answer) as memory:
+        memory.chat("ana", FIRST, thread="c1")
+        before = memory.chats.get("ana", "c1")
+        title_by_model(memory, "ana", "c1", FIRST)
+        assert memory.chats.get("ana", "c1") == before
 
 
 def test_a_title_the_user_gave_is_never_replaced(tmp_path: Path) -> None:
-    with _engine(tmp_path, "Garden shed plans") as engine:
-        engine.chat("ana", FIRST, thread="c1", session="c1")
-        engine.chats.rename("ana", "c1", "Shed")
-        title_by_model(engine, "ana", "c1", FIRST)
-        assert engine.chats.get("ana", "c1").title == "Shed"
+    with _memory(tmp_path, "Garden shed plans") as memory:
+        memory.chat("ana", FIRST, thread="c1")
+        memory.chats.rename("ana", "c1", "Shed")
+        title_by_model(memory, "ana", "c1", FIRST)
+        assert memory.chats.get("ana", "c1").title == "Shed"
 
 
 def test_the_offline_brain_gives_no_title() -> None:

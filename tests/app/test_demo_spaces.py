@@ -10,8 +10,6 @@ import pytest
 
 from app_ui import demo
 from memory_lab.config import MemoryConfig
-from memory_lab.embeddings import default_embedder
-from memory_lab.tokens import default_counter
 from memory_lab.types import Message
 
 
@@ -26,12 +24,10 @@ class Ticker:
 
 
 def _open(space: demo.DemoSpace, now: float):
-    return space.open(
-        "demo", MemoryConfig(), now, default_embedder(), default_counter()
-    )
+    return space.open("demo", MemoryConfig(), now)
 
 
-def _say(engine, text: str) -> None:
+def _say(memory, text: str) -> None:
     turn = Message(
         id=f"t-{time.monotonic_ns()}",
         tenant="demo",
@@ -40,9 +36,9 @@ def _say(engine, text: str) -> None:
         content=text,
         timestamp=datetime.now(UTC),
     )
-    engine.ingest("demo", [turn])
-    engine.close_session("demo")
-    assert engine.flush(timeout=60)
+    memory.add("demo", [turn])
+    memory.close_session("demo")
+    assert memory.flush(timeout=60)
 
 
 def test_two_sessions_never_share_a_fact_and_each_folder_goes_with_its_session(
@@ -51,14 +47,14 @@ def test_two_sessions_never_share_a_fact_and_each_folder_goes_with_its_session(
     ticker = Ticker()
     spaces = demo.DemoSpaces(tmp_path / "demo", idle_s=3600, monotonic=ticker)
     first, second = spaces.new(), spaces.new()
-    folder_a, engine_a, _, reset = _open(first, ticker())
-    folder_b, engine_b, _, _ = _open(second, ticker())
+    folder_a, memory_a, _, reset = _open(first, ticker())
+    folder_b, memory_b, _, _ = _open(second, ticker())
     assert not reset and folder_a != folder_b
     assert folder_a.parent == folder_b.parent == tmp_path / "demo"
-    _say(engine_a, "My favourite colour is teal.")
-    held = {f.value.lower() for f in engine_a.facts.active("demo")}
+    _say(memory_a, "My favourite colour is teal.")
+    held = {f.value.lower() for f in memory_a.facts("demo")}
     assert any("teal" in v for v in held), held
-    assert not any("teal" in f.value.lower() for f in engine_b.facts.active("demo"))
+    assert not any("teal" in f.value.lower() for f in memory_b.facts("demo"))
     assert spaces.live() == 2
     spaces.release(first)
     assert not folder_a.exists() and folder_b.exists() and spaces.live() == 1
@@ -70,8 +66,8 @@ def test_an_idle_session_loses_its_memory_and_is_told_on_its_next_run(tmp_path):
     ticker = Ticker()
     spaces = demo.DemoSpaces(tmp_path / "demo", idle_s=60, monotonic=ticker)
     idle, busy = spaces.new(), spaces.new()
-    old_folder, engine, _, _ = _open(idle, ticker())
-    _say(engine, "My favourite colour is teal.")
+    old_folder, memory, _, _ = _open(idle, ticker())
+    _say(memory, "My favourite colour is teal.")
     _open(busy, ticker())
     ticker.t += 45
     busy_folder, _, _, _ = _open(busy, ticker())  # a rerun keeps it alive
@@ -79,9 +75,9 @@ def test_an_idle_session_loses_its_memory_and_is_told_on_its_next_run(tmp_path):
     ticker.t += 30  # idle 75 s, busy 30 s
     assert spaces.sweep() == [idle.id]
     assert not old_folder.exists() and busy_folder.exists()
-    new_folder, engine, _, reset = _open(idle, ticker())
+    new_folder, memory, _, reset = _open(idle, ticker())
     assert reset and new_folder != old_folder
-    assert engine.facts.active("demo") == []
+    assert memory.facts("demo") == []
     assert not _open(idle, ticker())[3]  # said once
     spaces.release(idle)
     spaces.release(busy)

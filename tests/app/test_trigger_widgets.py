@@ -161,20 +161,20 @@ def test_specs_need_no_registration_and_no_prefix() -> None:
 
 @pytest.fixture
 def built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list:
-    """Every engine the app asks for, so a test can read the recipe it runs."""
+    """Every memory the app asks for, so a test can read the recipe it runs."""
     monkeypatch.setenv("MEMORY_LAB_DATA", str(tmp_path / "data"))
     monkeypatch.setenv("MEMORY_LAB_RUNS", str(tmp_path / "runs"))
-    engines: list = []
-    real = app_ui.engines.engine_for
+    memories: list = []
+    real = app_ui.engines.cached_memory
 
     def spy(data_dir, settings):
-        engine = real(data_dir, settings)
-        engines.append(engine)
-        return engine
+        memory = real(data_dir, settings)
+        memories.append(memory)
+        return memory
 
-    # app.py imports engine_for from the module on every run, so it gets the spy.
-    monkeypatch.setattr(app_ui.engines, "engine_for", spy)
-    return engines
+    # memory_for looks cached_memory up in its module on every run: it gets the spy.
+    monkeypatch.setattr(app_ui.engines, "cached_memory", spy)
+    return memories
 
 
 def _app() -> AppTest:
