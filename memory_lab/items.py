@@ -35,7 +35,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
@@ -224,80 +224,116 @@ class _Entry(NamedTuple):
     """The decoded value, read by filters only: callers get a fresh copy."""
 
 
-class _Ranking:
-    """A tenant's items at one revision: list order, scopes, a matrix per embedder.
+class _Buffer:
+    """A numpy array that grows at its end; views of its first rows stay valid.
 
-    List order is the one LangGraph's in-memory store lists in: namespaces in
-    the order their first held item was put, each namespace's items in the
-    order they were first put. Built once per revision, then only read.
+    Appending writes past every view handed out, or into a new array, so a
+    `_Ranking` reading `view()` as it was never sees a later change.
     """
 
-    def __init__(self, entries: Iterable[_Entry]) -> None:
-        by_seq = sorted(entries, key=lambda e: e.row.seq)
-        rank: dict[Namespace, int] = {}
-        for entry in by_seq:
-            rank.setdefault(entry.row.namespace, len(rank))
-        self.entries = sorted(by_seq, key=lambda e: rank[e.row.namespace])
-        self.namespaces = list(rank)
-        self.ns_ids = np.fromiter(
-            (rank[e.row.namespace] for e in self.entries),
-            dtype=np.int32,
-            count=len(self.entries),
-        )
-        self._scopes: dict[Namespace, np.ndarray] = {}
-        self._matrices: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
-        grouped: dict[str, list[tuple[int, np.ndarray]]] = {}
-        for i, entry in enumerate(self.entries):
-            vectors = entry.row.vectors
-            if vectors is not None and len(vectors):
-                grouped.setdefault(entry.row.model, []).append((i, vectors))
-        for model, pairs in grouped.items():
-            counts = [len(v) for _, v in pairs]
-            matrix = np.concatenate([v for _, v in pairs]).astype(np.float32)
-            owner = np.repeat(np.array([i for i, _ in pairs], dtype=np.int64), counts)
-            self._matrices[model] = (matrix, owner, max(counts) == 1)
+    def __init__(self, dtype: Any, width: int | None = None) -> None:
+        shape = (64,) if width is None else (64, width)
+        self.data = np.empty(shape, dtype=dtype)
+        self.size = 0
 
-    def scope(self, prefix: Namespace) -> np.ndarray:
-        """Indices (in list order) of the items whose namespace starts with `prefix`."""
-        found = self._scopes.get(prefix)
-        if found is None:
-            n = len(prefix)
-            ids = [i for i, ns in enumerate(self.namespaces) if ns[:n] == prefix]
-            if len(ids) == len(self.namespaces):
-                found = np.arange(len(self.entries))
-            else:
-                found = np.flatnonzero(np.isin(self.ns_ids, ids))
-            self._scopes[prefix] = found
-        return found
+    def extend(self, rows: np.ndarray) -> None:
+        end = self.size + len(rows)
+        if end > len(self.data):
+            shape = (max(end, 2 * len(self.data)), *self.data.shape[1:])
+            grown = np.empty(shape, dtype=self.data.dtype)
+            grown[: self.size] = self.data[: self.size]
+            self.data = grown
+        self.data[self.size : end] = rows
+        self.size = end
 
-    def scores(self, model: str, query: np.ndarray) -> np.ndarray:
-        """Each item's best cosine with `query` over its vectors; NaN without one."""
-        best = np.full(len(self.entries), np.nan, dtype=np.float32)
-        held = self._matrices.get(model)
-        if held is None:
-            return best
-        matrix, owner, single = held
-        if matrix.shape[1] != query.shape[0]:
-            return best
-        sims = matrix @ query
-        if single:
-            best[owner] = sims
-        else:
-            np.fmax.at(best, owner, sims)
-        return best
+    def view(self) -> np.ndarray:
+        return self.data[: self.size]
+
+
+class _Vectors:
+    """One embedder's vectors of a tenant's items: rows, and the slot of each row."""
+
+    def __init__(self, dims: int) -> None:
+        self.matrix = _Buffer(np.float32, dims)
+        self.owner = _Buffer(np.int64)
+        self.single = True
+        """Whether no slot has more than one row (then scores need no pooling)."""
+
+    def add(self, slot: int, vectors: np.ndarray) -> None:
+        self.matrix.extend(vectors)
+        self.owner.extend(np.full(len(vectors), slot, dtype=np.int64))
+        self.single = self.single and len(vectors) == 1
 
 
 class _Tenant:
-    """One tenant's rows at a revision, and their ranking once asked for."""
+    """One tenant's items at a revision, in append-only slots.
+
+    A put of a held key marks its slot dead and appends a new one (same `seq`),
+    so the rankings already handed out stay valid; when dead slots outnumber
+    live ones, the slots are rebuilt.
+    """
 
     def __init__(self, revision: int, rows: Iterable[ItemRow]) -> None:
+        self._reset(revision, rows)
+
+    def _reset(self, revision: int, rows: Iterable[ItemRow]) -> None:
         self.revision = revision
-        self.entries = {(r.namespace, r.key): _entry(r) for r in rows}
+        self.entries: list[_Entry] = []
+        self.slot_of: dict[tuple[Namespace, str], int] = {}
+        self.seq = _Buffer(np.int64)
+        self.ns_id = _Buffer(np.int32)
+        self.namespaces: list[Namespace] = []
+        self.ns_index: dict[Namespace, int] = {}
+        self.vectors: dict[str, _Vectors] = {}
+        self.alive = np.zeros(0, dtype=bool)
+        self.dead = 0
         self.ranking: _Ranking | None = None
+        self._add([_entry(r) for r in rows])
+
+    def _add(self, entries: list[_Entry]) -> None:
+        first = len(self.entries)
+        self.entries.extend(entries)
+        ids = []
+        for slot, entry in enumerate(entries, first):
+            row = entry.row
+            old = self.slot_of.get((row.namespace, row.key))
+            if old is not None:
+                self.alive[old] = False
+                self.dead += 1
+            self.slot_of[(row.namespace, row.key)] = slot
+            ids.append(self.ns_index.setdefault(row.namespace, len(self.ns_index)))
+            if len(self.ns_index) > len(self.namespaces):
+                self.namespaces.append(row.namespace)
+            if row.vectors is not None and len(row.vectors):
+                dims = row.vectors.shape[1]
+                held = self.vectors.get(row.model)
+                if held is None or held.matrix.data.shape[1] != dims:
+                    held = self.vectors[row.model] = _Vectors(dims)
+                    # Vectors of another size under this name: only the new
+                    # ones are compared from here on.
+                held.add(slot, row.vectors)
+        self.seq.extend(np.array([e.row.seq for e in entries], dtype=np.int64))
+        self.ns_id.extend(np.array(ids, dtype=np.int32))
+        self.alive = np.concatenate([self.alive, np.ones(len(entries), dtype=bool)])
+
+    def apply(self, applied: Applied) -> None:
+        """Fold one's own committed change in."""
+        self.alive = self.alive.copy()  # the rankings handed out keep theirs
+        for gone in applied.deleted:
+            slot = self.slot_of.pop(gone, None)
+            if slot is not None:
+                self.alive[slot] = False
+                self.dead += 1
+        self._add([_entry(r) for r in applied.written])
+        self.revision = applied.after
+        self.ranking = None
+        if self.dead > max(256, len(self.entries) - self.dead):
+            live = [self.entries[s].row for s in sorted(self.slot_of.values())]
+            self._reset(self.revision, live)
 
     def ranked(self) -> _Ranking:
         if self.ranking is None:
-            self.ranking = _Ranking(self.entries.values())
+            self.ranking = _Ranking(self)
         return self.ranking
 
 
@@ -305,8 +341,102 @@ def _entry(row: ItemRow) -> _Entry:
     return _Entry(row, json.loads(row.value))
 
 
+class _Ranking:
+    """A tenant's items as they were at one revision; read only, by any thread.
+
+    List order is the one LangGraph's in-memory store lists in: namespaces in
+    the order their first held item was put, each namespace's items in the
+    order they were first put. Ranked order is by score, ties in list order.
+    """
+
+    def __init__(self, tenant: _Tenant) -> None:
+        self.entries = tenant.entries  # append-only: slots below `size` are fixed
+        self.size = len(tenant.entries)
+        self.alive = tenant.alive
+        self.seq = tenant.seq.view()
+        self.ns_id = tenant.ns_id.view()
+        self.namespaces = tenant.namespaces[:]
+        self.vectors = {
+            name: (v.matrix.view(), v.owner.view(), v.single)
+            for name, v in tenant.vectors.items()
+        }
+        self._rank: np.ndarray | None = None
+        self._scopes: dict[Namespace, np.ndarray] = {}
+        self._listings: dict[Namespace, np.ndarray] = {}
+
+    def held_namespaces(self) -> list[Namespace]:
+        """The namespaces with at least one item."""
+        return [self.namespaces[i] for i in np.unique(self.ns_id[self.alive])]
+
+    def scope(self, prefix: Namespace) -> np.ndarray:
+        """Live slots whose namespace starts with `prefix`, in slot order."""
+        found = self._scopes.get(prefix)
+        if found is None:
+            n = len(prefix)
+            ids = [i for i, ns in enumerate(self.namespaces) if ns[:n] == prefix]
+            inside = self.alive
+            if len(ids) < len(self.namespaces):
+                inside = inside & np.isin(self.ns_id, ids)
+            found = self._scopes[prefix] = np.flatnonzero(inside)
+        return found
+
+    def namespace_rank(self) -> np.ndarray:
+        """Per namespace id, its place in list order (by its first live seq)."""
+        if self._rank is None:
+            first = np.full(len(self.namespaces), np.iinfo(np.int64).max)
+            np.minimum.at(first, self.ns_id[self.alive], self.seq[self.alive])
+            rank = np.empty(len(first), dtype=np.int64)
+            rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+            self._rank = rank
+        return self._rank
+
+    def in_list_order(self, slots: np.ndarray) -> np.ndarray:
+        """`slots` sorted as LangGraph's in-memory store lists them."""
+        rank = self.namespace_rank()[self.ns_id[slots]]
+        return slots[np.lexsort((self.seq[slots], rank))]
+
+    def listing(self, prefix: Namespace) -> np.ndarray:
+        """The live slots under `prefix`, in list order."""
+        found = self._listings.get(prefix)
+        if found is None:
+            found = self._listings[prefix] = self.in_list_order(self.scope(prefix))
+        return found
+
+    def scores(self, model: str, query: np.ndarray) -> np.ndarray:
+        """Each slot's best cosine with `query` over its vectors; NaN without one."""
+        best = np.full(self.size, np.nan, dtype=np.float32)
+        held = self.vectors.get(model)
+        if held is None or held[0].shape[1] != query.shape[0]:
+            return best
+        matrix, owner, single = held
+        # Not `matrix @ query`: BLAS spreads a product this small over threads,
+        # and on a busy machine waiting for them costs more than it saves.
+        sims = np.einsum("ij,j->i", matrix, query)
+        if single:
+            best[owner] = sims
+        else:
+            np.fmax.at(best, owner, sims)
+        return best
+
+    def ranked(
+        self, slots: np.ndarray, scores: np.ndarray, top: int | None
+    ) -> np.ndarray:
+        """`slots` by score (best first, ties in list order), only the best `top`.
+
+        Ties at the cut are kept, so the first `top` are exactly those of a
+        full sort.
+        """
+        keys = -scores[slots]
+        if top is not None and top < len(slots):
+            cut = np.partition(keys, top - 1)[top - 1] if top else -np.inf
+            slots = slots[keys <= cut]
+            keys = -scores[slots]
+        rank = self.namespace_rank()[self.ns_id[slots]]
+        return slots[np.lexsort((self.seq[slots], rank, keys))]
+
+
 class _Cache:
-    """The ranked items of the tenants read last, shared by an `ItemStore`'s views."""
+    """The items of the tenants read last, shared by an `ItemStore`'s views."""
 
     def __init__(self, size: int) -> None:
         self.size = size
@@ -351,12 +481,7 @@ class _Cache:
             if held.revision != applied.before:
                 del self.tenants[tenant]
                 return
-            for row in applied.written:
-                held.entries[(row.namespace, row.key)] = _entry(row)
-            for gone in applied.deleted:
-                held.entries.pop(gone, None)
-            held.revision = applied.after
-            held.ranking = None
+            held.apply(applied)
 
 
 # --- the store -----------------------------------------------------------------------
@@ -560,22 +685,23 @@ class ItemStore:
             vector = self._embedder.embed([query])[0]
         ranking = self._ranking(tenant)
         scope = ranking.scope(prefix)
-        if not len(scope):
+        wanted = offset + limit
+        if not len(scope) or not wanted:
             return []
         scores = None
-        order: Iterable[int] = scope
-        if vector is not None:
+        order: Iterable[int]
+        if vector is None:
+            order = ranking.listing(prefix)
+        else:
             scores = ranking.scores(self._embedder.name, _unit(vector[None, :])[0])
-            within = scores[scope]
-            scored = ~np.isnan(within)
-            ranked = scope[scored][np.argsort(-within[scored], kind="stable")]
-            order = np.concatenate([ranked, scope[~scored]])
-        wanted = offset + limit
+            # A filter may drop items: rank a margin more, the rest only if needed.
+            top = max(4 * wanted, 256) if filter else wanted
+            order = _by_score(ranking, scope, scores, top)
         picked: list[int] = []
-        for i in order:
-            if filter and not matches(ranking.entries[i].value, filter):
+        for slot in order:
+            if filter and not matches(ranking.entries[slot].value, filter):
                 continue
-            picked.append(int(i))
+            picked.append(int(slot))
             if len(picked) >= wanted:
                 break
         return [
@@ -607,7 +733,7 @@ class ItemStore:
             raise ValueError("limit, offset and max_depth cannot be negative")
         found: Iterable[Namespace] = (
             ns
-            for ns in self._ranking(tenant).namespaces
+            for ns in self._ranking(tenant).held_namespaces()
             if all(_matches_path(m, ns) for m in match)
         )
         if max_depth is not None:
@@ -625,6 +751,23 @@ class ItemStore:
 
     def close(self) -> None:
         """Nothing: the database is the memory's, closed with it."""
+
+
+def _by_score(
+    ranking: _Ranking, scope: np.ndarray, scores: np.ndarray, top: int
+) -> Iterator[int]:
+    """Slots of `scope` by score, then those without one in list order.
+
+    The best `top` are sorted at once; the rest only if the caller reads on.
+    """
+    has = ~np.isnan(scores[scope])
+    scored = scope[has]
+    best = ranking.ranked(scored, scores, top)
+    yield from best
+    if len(best) < len(scored):
+        # `best` is exactly the head of the full order (ties at its cut included).
+        yield from ranking.ranked(scored, scores, None)[len(best) :]
+    yield from ranking.in_list_order(scope[~has])
 
 
 def _matches_path(match: NamespaceMatch, namespace: Namespace) -> bool:

@@ -5,6 +5,7 @@ orders, and a real graph that puts and searches through it."""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
@@ -531,6 +532,118 @@ def test_from_conn_string_opens_and_closes_the_memory(location, who):
         memory = store.memory
     with pytest.raises(Exception):  # noqa: B017 - closed: any use fails
         memory.items.get(who("alice"), ("notes",), "k")
+
+
+def test_many_random_writes_read_as_the_in_memory_store_reads(tmp_path):
+    """Updates, deletes and re-puts fold into the cached ranking (and its
+    rebuilds once dead slots pile up) exactly as a fresh read would see them."""
+    rng = random.Random(11)
+    index = {**LETTERS, "fields": ["text", "tags[*]"]}
+    namespaces = [("t", "a"), ("t", "b"), ("t", "b", "c"), ("t", "d")]
+    folder = tmp_path / "memory"
+    with Memory.open(folder) as memory, Memory.open(folder) as other:
+        ours = MemoryLabStore(memory, index, tenant="t")
+        # Another opener's cache learns of each write from the revision and
+        # reads the tenant again; `ours` folds its own writes in.
+        fresh = MemoryLabStore(other, index, tenant="t")
+        reference = InMemoryStore(index=index)
+
+        made_texts = iter(range(10**6))
+
+        def word(letters: str = "abcdef") -> str:
+            return "".join(rng.choice(letters) for _ in range(rng.randint(1, 6)))
+
+        def text(letters: str) -> str:
+            # A number (no letter: no weight) makes each text new: the
+            # in-memory store fails on one text given twice in a batch.
+            return f"{word(letters)} {next(made_texts)}"
+
+        def value(ns: tuple[str, ...]) -> dict:
+            made: dict = {"text": text("abcdef"), "n": rng.randint(0, 9)}
+            # Items of ("t", "d") have three vectors each. Always two tags: the
+            # in-memory store keeps a vector of a path a new value lacks.
+            if ns == ("t", "d"):
+                made["tags"] = [text("defuvw"), text("uvw")]
+            return made
+
+        for step in range(1500):
+            ns, key = rng.choice(namespaces), f"k{rng.randint(0, 24)}"
+            roll = rng.random()
+            if roll < 0.6:
+                made = value(ns)
+                for store in (ours, reference):
+                    store.put(ns, key, made)
+            elif roll < 0.8:
+                for store in (ours, reference):
+                    store.delete(ns, key)
+            else:
+                ops = [PutOp(ns, f"k{i}", value(ns)) for i in (1, 2)]
+                ops.append(PutOp(rng.choice(namespaces), key, None))
+                for store in (ours, reference):
+                    store.batch(ops)
+            if step % 25:
+                continue
+            query = word("abcdefuvw")
+            flt = rng.choice([None, {"n": {"$gte": 5}}, {"n": {"$ne": 3}}])
+            limit, offset = rng.randint(1, 8), rng.randint(0, 4)
+            # Pages of one namespace match exactly. Across namespaces the two
+            # order namespaces differently once one was emptied (the in-memory
+            # store keeps an emptied namespace's place), so there only the
+            # items and the order of scores are compared. Scores equal but for
+            # rounding (float32 here, float64 there) count as ties; equal
+            # scores are in list order.
+            for ns in [("t", "a"), ("t", "b", "c"), ("t", "d")]:
+                page = {"filter": flt, "limit": limit, "offset": offset}
+                want = reference.search(ns, **page)
+                listed = ours.search(ns, filter=flt, limit=1000)
+                ranked = ours.search(ns, query=query, filter=flt, limit=1000)
+                assert _ties(ranked) == _ties(
+                    reference.search(ns, query=query, filter=flt, limit=1000)
+                )
+                place = {key: i for i, key in enumerate(_keys(listed))}
+                for score in {i.score for i in ranked}:
+                    keys = [i.key for i in ranked if i.score == score]
+                    assert [place[k] for k in keys] == sorted(place[k] for k in keys)
+                for store in (ours, fresh):
+                    got = store.search(ns, **page)
+                    assert [(i.key, i.value) for i in got] == [
+                        (i.key, i.value) for i in want
+                    ]
+                    assert (
+                        store.search(ns, query=query, **page)
+                        == (ranked[offset : offset + limit])
+                    )
+            for prefix in [("t",), ("t", "b")]:
+                got = ours.search(prefix, query=query, filter=flt, limit=1000)
+                want = reference.search(prefix, query=query, filter=flt, limit=1000)
+                scores = [i.score for i in got if i.score is not None]
+                assert scores == sorted(scores, reverse=True)
+                mine = {(i.namespace, i.key): i.score for i in got}
+                theirs = {(i.namespace, i.key): i.score for i in want}
+                assert mine.keys() == theirs.keys()
+                for at, score in mine.items():
+                    assert score == pytest.approx(theirs[at], abs=1e-5)
+            # The in-memory store also lists namespaces left empty; a SQL
+            # store lists those holding items, as this one does.
+            held = {i.namespace for i in reference.search(("t",), limit=1000)}
+            assert ours.list_namespaces() == sorted(held)
+
+
+def _ties(found) -> list[tuple[float | None, frozenset[str]]]:
+    """Keys in order of score, those scored alike (to 1e-5) as one set."""
+    groups: list[tuple[float | None, set[str]]] = []
+    for item in found:
+        last = groups[-1][0] if groups else "none yet"
+        alike = (item.score is None and last is None) or (
+            item.score is not None
+            and isinstance(last, float)
+            and abs(last - item.score) < 1e-5
+        )
+        if alike:
+            groups[-1][1].add(item.key)
+        else:
+            groups.append((item.score, {item.key}))
+    return [(None if s is None else round(s, 3), frozenset(k)) for s, k in groups]
 
 
 # --- in a graph ----------------------------------------------------------------------
