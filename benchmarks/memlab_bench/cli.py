@@ -79,6 +79,20 @@ def register(sub: argparse._SubParsersAction) -> None:
         "on Postgres and on Postgres with a Chroma server, each started for the "
         "run (writes bench-ingest-scaling.json)",
     )
+    p.add_argument(
+        "--store",
+        action="store_true",
+        help="only the LangGraph store stage: search p50/p95 with --store-items "
+        "items in a MemoryLabStore (writes bench-store.json)",
+    )
+    p.add_argument(
+        "--store-items", type=int, default=10_000, help="items for --store (10,000)"
+    )
+    p.add_argument(
+        "--store-location",
+        default=None,
+        help="a folder or postgresql:// URL for --store (default: a new folder)",
+    )
     p.set_defaults(func=run)
 
 
@@ -126,6 +140,17 @@ def run(args: argparse.Namespace) -> int:
         return _run_executors(args.out)
     if args.ingest_scaling:
         return _run_ingest_scaling(args.out, args.seed)
+    if args.store:
+        from memlab_bench.machine import machine_info
+        from memlab_bench.store_stage import run_store_bench
+
+        return run_store_bench(
+            args.out,
+            location=args.store_location,
+            items=args.store_items,
+            seed=args.seed,
+            machine=machine_info(REPO),
+        )
     if args.faults:
         return run_fault_bench(args)
     mode = MODES[
