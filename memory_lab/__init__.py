@@ -143,6 +143,7 @@ PUBLIC_MODULES = (
     "memory_lab.llm_client.local_server",
     "memory_lab.adapters",
     "memory_lab.adapters.mcp_server",
+    "memory_lab.adapters.mcp_auth",
     "memory_lab.adapters.langgraph",
     "memory_lab.adapters.langchain",
 )

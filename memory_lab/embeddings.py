@@ -18,7 +18,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from memory_lab.vector_cache import VectorFile, text_key
+from memory_lab.vector_cache import DEFAULT_MODEL, VectorFile, text_key
 
 log = logging.getLogger(__name__)
 A = TypeVar("A")
@@ -55,7 +55,7 @@ class MiniLMEmbedder:
     indexes, is embedded once.
     """
 
-    name = "all-MiniLM-L6-v2-int8"
+    name = DEFAULT_MODEL
     dim = 384
 
     def __init__(self, max_tokens: int = 256) -> None:

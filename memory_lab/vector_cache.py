@@ -36,6 +36,10 @@ CREATE TABLE IF NOT EXISTS vectors (
 _CHUNK = 500  # under SQLite's bound-parameter limit
 
 
+DEFAULT_MODEL = "all-MiniLM-L6-v2-int8"
+"""The default embedder's name (`embeddings.MiniLMEmbedder.name` reads it here)."""
+
+
 def default_vector_path(model: str | None = None) -> Path:
     """`$XDG_CACHE_HOME/memory-lab/vectors-<model>.sqlite`, or under `~/.cache`.
 
@@ -45,9 +49,7 @@ def default_vector_path(model: str | None = None) -> Path:
     checkout on the machine, which is what makes a re-run's embeddings free.
     """
     if model is None:
-        from memory_lab.embeddings import MiniLMEmbedder
-
-        model = MiniLMEmbedder.name
+        model = DEFAULT_MODEL
     root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     safe = re.sub(r"[^A-Za-z0-9._-]+", "_", model)
     return Path(root) / "memory-lab" / f"vectors-{safe}.sqlite"
