@@ -45,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "and 100k memories (writes bench-scale.*)",
     )
     mode.add_argument(
+        "--mcp",
+        action="store_true",
+        help="only the MCP stage: memory_add and memory_recall p50/p95 through "
+        "the MCP SDK's client over stdio on a 2,000-turn memory (writes bench-mcp.*)",
+    )
+    mode.add_argument(
         "--faults",
         action="store_true",
         help="SIGKILL ingesting processes at every phase, restart, check",
@@ -160,6 +166,8 @@ def run(args: argparse.Namespace) -> int:
         if args.growth
         else "scale"
         if args.scale
+        else "mcp"
+        if args.mcp
         else "quick"
     ]
     models = getattr(args, "models", None)
@@ -293,6 +301,7 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
         "retrieval": len(mode.retrieval_sizes),
         "growth": len(growth_systems),
         "locomo_eval": 1,
+        "mcp": 1,
     }
     stages = sum(steps[s] for s in mode.stages)
     results: dict = {"mode": mode.name, "command": f"memory-lab bench --{mode.name}"}
@@ -380,6 +389,20 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             advance("LoCoMo dev eval")
             results["locomo_eval"] = time_locomo_eval(out / "locomo-eval")
             lap("locomo_eval")
+        if "mcp" in mode.stages:
+            from memlab_bench.mcp_stage import run_mcp
+
+            advance("MCP server")
+            need = mode.mcp_turns + mode.mcp_calls + 1
+            mcp_conv = conv if len(conv.turns) >= need else _conversation(need, seed)
+            results["mcp"] = run_mcp(
+                mcp_conv.turns,
+                questions,
+                preload=mode.mcp_turns,
+                calls=mode.mcp_calls,
+                budget=mode.budget,
+            )
+            lap("mcp")
     results["peak_rss_mb"] = peak_rss_mb()
     results["seconds"] = round(time.perf_counter() - started, 1)
     results["machine"] = machine_info(REPO)

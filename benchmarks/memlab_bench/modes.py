@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from memlab_evals.systems import names, pick
 
-STAGES = ("ingest", "burst", "retrieval", "growth", "locomo_eval")
+STAGES = ("ingest", "burst", "retrieval", "growth", "locomo_eval", "mcp")
 """Every stage of a full run, in the order it runs."""
 
 
@@ -34,16 +34,23 @@ class Mode:
     budget: int = 1500
     burst_recipes: tuple[str, ...] = ("A",)
     burst_messages: int = 1_000
+    mcp_turns: int = 2_000
+    """Turns in the memory the MCP server serves while its tools are timed."""
+    mcp_calls: int = 100
+    """Timed rounds of memory_recall, then memory_add, through the SDK's client."""
 
 
 QUICK = Mode(
     name="quick",
+    stages=(*STAGES[:4], "mcp"),
     growth_baselines=pick("full", "window", "rag-bm25"),
     retrieval_sizes=(300, 3_000),
     retrieval_pool=128,
     growth_checkpoints=(50, 100, 150),
     questions=3,
     burst_messages=400,
+    mcp_turns=300,
+    mcp_calls=30,
 )
 """The trends, not the headline sizes: a tenfold store, a conversation past the
 budget, a burst; about a minute on two idle cores (`stage_seconds` in its JSON)."""
@@ -66,4 +73,7 @@ GROWTH = replace(FULL, name="growth", stages=("growth",))
 SCALE = replace(FULL, name="scale", stages=("retrieval",))
 """The full run's 100k stage alone: retrieval and assembly at 1k, 10k, 100k."""
 
-MODES = {m.name: m for m in (QUICK, FULL, GROWTH, SCALE)}
+MCP = replace(FULL, name="mcp", stages=("mcp",))
+"""The MCP stage alone: memory_add and memory_recall over stdio, 2,000 turns."""
+
+MODES = {m.name: m for m in (QUICK, FULL, GROWTH, SCALE, MCP)}

@@ -87,6 +87,10 @@ def targets(results: dict) -> list[dict]:
                 "met": all(g["flat_within_5pct"] for g in growth),
             }
         )
+    if "mcp" in results:
+        from memlab_bench.mcp_stage import mcp_targets
+
+        out += mcp_targets(results["mcp"])
     loc = results.get("locomo_eval")
     if loc:
         out.append(
@@ -271,6 +275,10 @@ def markdown(results: dict) -> str:
             ),
             "",
         ]
+    if "mcp" in results:
+        from memlab_bench.mcp_stage import mcp_lines
+
+        lines += mcp_lines(results["mcp"])
     return "\n".join(lines)
 
 
