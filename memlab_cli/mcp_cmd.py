@@ -83,12 +83,21 @@ def _run_mcp(args: argparse.Namespace) -> int:
     logging.getLogger("memory_lab.adapters.mcp_server").setLevel(logging.INFO)
     say = logging.getLogger("memory_lab.adapters.mcp_server").info
 
-    from memory_lab.adapters.mcp_auth import (
-        StaticTokenVerifier,
-        auth_settings,
-        server_token,
-    )
-    from memory_lab.adapters.mcp_server import MAX_MESSAGE_CHARS, build_server, serve
+    try:
+        from memory_lab.adapters.mcp_auth import (
+            StaticTokenVerifier,
+            auth_settings,
+            server_token,
+        )
+        from memory_lab.adapters.mcp_server import (
+            MAX_MESSAGE_CHARS,
+            build_server,
+            serve,
+        )
+    except ImportError as err:
+        raise MemoryLabError(
+            f"the MCP server needs the MCP SDK: pip install 'memory-lab[mcp]' ({err})"
+        ) from err
     from memory_lab.api import Memory
     from memory_lab.config import LimitsConfig, MemoryConfig
     from memory_lab.errors import require_tenant
