@@ -458,11 +458,12 @@ class _Cache:
         None when the cache lost the tenant between the caller's read and now;
         the caller reads again.
         """
+        # Decoding a tenant's rows is the slow part: done before the lock.
+        loaded = None if rows is None else _Tenant(revision, rows)
         with self.lock:
             held = self.tenants.get(tenant)
-            if rows is not None and (held is None or held.revision < revision):
-                held = _Tenant(revision, rows)
-                self.tenants[tenant] = held
+            if loaded is not None and (held is None or held.revision < revision):
+                held = self.tenants[tenant] = loaded
             if held is None or held.revision < revision:
                 return None
             self.tenants.move_to_end(tenant)
