@@ -54,6 +54,7 @@ from memory_lab.stores.sql_items import (
     SqlItems,
     namespace_text,
 )
+from memory_lab.types import MemoryEvent
 
 Namespace = tuple[str, ...]
 """A path of labels, e.g. ("alice", "memories")."""
@@ -563,28 +564,21 @@ class ItemStore:
             TypeError: for a value that is not a JSON object.
             ValueError: for vectors that do not fit the texts or the embedder.
         """
-        tenant = require_tenant(tenant)
-        changes = self._changes(writes)
+        return self.write_tenants({tenant: writes})
+
+    def write_tenants(self, writes: Mapping[str, Sequence[ItemWrite]]) -> int:
+        """`write` for several tenants at once, all in one transaction."""
+        changes = {require_tenant(t): self._changes(w) for t, w in writes.items()}
         at = self._clock.now()
+        done: dict[str, Applied] = {}
         with self._rows.transaction():
-            applied = self._rows.apply(tenant, changes, at)
-            if applied.deleted and self._events is not None:
-                self._events.append(
-                    tenant,
-                    [
-                        make_event(
-                            tenant,
-                            "item_deleted",
-                            at,
-                            f"item {key!r} of namespace {namespace_text(ns)!r} "
-                            "deleted (its value is not kept)",
-                            [namespace_text(ns), key],
-                        )
-                        for ns, key in applied.deleted
-                    ],
-                )
-        self._cache.applied(tenant, applied)
-        return len(applied.deleted)
+            for tenant, tenant_changes in changes.items():
+                applied = done[tenant] = self._rows.apply(tenant, tenant_changes, at)
+                if applied.deleted and self._events is not None:
+                    self._events.append(tenant, _deletion_events(tenant, applied, at))
+        for tenant, applied in done.items():
+            self._cache.applied(tenant, applied)
+        return sum(len(a.deleted) for a in done.values())
 
     def _changes(self, writes: Sequence[ItemWrite]) -> list[ItemChange]:
         last: dict[tuple[Namespace, str], ItemWrite] = {}
@@ -780,6 +774,21 @@ def _matches_path(match: NamespaceMatch, namespace: Namespace) -> bool:
     else:
         pairs = zip(reversed(namespace), reversed(path), strict=False)
     return all(want == "*" or label == want for label, want in pairs)
+
+
+def _deletion_events(tenant: str, applied: Applied, at: datetime) -> list[MemoryEvent]:
+    """One `item_deleted` event per removed key: namespace and key, no value."""
+    return [
+        make_event(
+            tenant,
+            "item_deleted",
+            at,
+            f"item {key!r} of namespace {namespace_text(ns)!r} deleted "
+            "(its value is not kept)",
+            [namespace_text(ns), key],
+        )
+        for ns, key in applied.deleted
+    ]
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:

@@ -226,8 +226,8 @@ class MemoryLabStore(BaseStore):
             writes.setdefault(tenant, []).append(
                 ItemWrite(namespace, key, op.value, texts, vectors)
             )
-        for tenant, batch in writes.items():
-            self._items.write(tenant, batch)
+        if writes:
+            self._items.write_tenants(writes)
         return results
 
     def _get(self, op: GetOp) -> Item | None:
@@ -273,7 +273,7 @@ class MemoryLabStore(BaseStore):
                 "tenant, and the namespace is empty; start it with the tenant "
                 "or open the store with tenant="
             )
-        return namespace[0]
+        return require_tenant(namespace[0])
 
     def _listing_tenant(self, op: ListNamespacesOp) -> str:
         if self.tenant is not None:
@@ -281,7 +281,7 @@ class MemoryLabStore(BaseStore):
         for condition in op.match_conditions or ():
             path = tuple(condition.path)
             if condition.match_type == "prefix" and path and path[0] != "*":
-                return path[0]
+                return require_tenant(path[0])
         raise TenantRequiredError(
             "list_namespaces: this store takes each namespace's first label as "
             "its tenant; give a prefix starting with the tenant (not '*') or "

@@ -440,6 +440,20 @@ def test_a_namespace_never_reads_another_tenants_items(memory, who):
     assert as_alice.get(("shared",), "k").value == {"who": "alice"}
 
 
+def test_a_batch_over_two_tenants_stores_all_or_nothing(memory, who):
+    store = MemoryLabStore(memory)
+    alice, bob = (who("alice"), "n"), (who("bob"), "n")
+    with pytest.raises(TypeError):
+        store.batch([PutOp(alice, "k", {"v": 1}), PutOp(bob, "k", {"v": {1, 2}})])
+    assert store.get(alice, "k") is None and store.get(bob, "k") is None
+    with pytest.raises(TenantRequiredError):
+        store.batch([PutOp(alice, "k", {"v": 1}), PutOp((" ", "n"), "k", {"v": 2})])
+    assert store.get(alice, "k") is None
+    store.batch([PutOp(alice, "k", {"v": 1}), PutOp(bob, "k", {"v": 2})])
+    assert store.get(alice, "k").value == {"v": 1}
+    assert store.get(bob, "k").value == {"v": 2}
+
+
 def test_a_blank_tenant_is_refused(memory):
     with pytest.raises(TenantRequiredError):
         MemoryLabStore(memory, tenant=" ")
