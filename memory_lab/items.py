@@ -23,9 +23,10 @@ another process's writes are seen at once.
 What a delete keeps: **nothing of the item**. Its row (value, vectors, times)
 is deleted from the database for real, as a purge deletes, and there is no
 trash to restore it from. The tenant's event log records one `item_deleted`
-event naming the namespace and the key, never the value, in the same
-transaction as the delete. (On a folder, the freed pages of the SQLite file are
-overwritten when a purge next vacuums it.)
+event naming the namespace and the key, never the value (in the delete's
+transaction, where the log shares the database: a folder, Postgres). On a
+folder, the pages the row freed in the SQLite file are overwritten when a purge
+next vacuums the file.
 """
 
 from __future__ import annotations
