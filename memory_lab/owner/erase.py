@@ -149,6 +149,6 @@ def drop_tenant(conn: Any, tenant: str) -> int:
         conn.execute(f"DELETE FROM {table} WHERE tenant = ?", (tenant,)).rowcount
         for table in TENANT_TABLES
     )
-    for kind in CACHED.values():
+    for kind in (*CACHED.values(), "items"):
         revisions.bump(conn, tenant, kind)
     return removed

@@ -36,6 +36,7 @@ TENANT_TABLES = (
     "chats",
     "trash",
     "memory_sessions",
+    "items",
 )
 """Every table with a row per tenant record."""
 

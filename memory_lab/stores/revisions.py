@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-RevisionKind = Literal["facts", "episodes"]
+RevisionKind = Literal["facts", "episodes", "items"]
 
 
 def bump(conn: Any, tenant: str, kind: RevisionKind) -> None:

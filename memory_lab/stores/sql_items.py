@@ -23,13 +23,14 @@ from typing import Any
 import numpy as np
 
 from memory_lab.errors import require_tenant
+from memory_lab.stores import revisions
 from memory_lab.stores.base import Database
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 
 Namespace = tuple[str, ...]
 
-REVISION_KIND = "items"
+REVISION_KIND: revisions.RevisionKind = "items"
 """The row of `memory_revisions` that counts a tenant's item changes."""
 
 _COLUMNS = "seq, namespace, key, value, created_at, updated_at, model, dims, vectors"
@@ -256,12 +257,7 @@ def _revision(conn: Any, tenant: str) -> int:
 
 
 def _bump(conn: Any, tenant: str) -> None:
-    conn.execute(
-        "INSERT INTO memory_revisions (tenant, kind, revision) VALUES (?, ?, 1)"
-        " ON CONFLICT (tenant, kind) DO UPDATE"
-        " SET revision = memory_revisions.revision + 1",
-        (tenant, REVISION_KIND),
-    )
+    revisions.bump(conn, tenant, REVISION_KIND)
 
 
 def _pack(vectors: np.ndarray) -> bytes:
