@@ -21,13 +21,14 @@ tenant, and one tenant never reads another's records.
 from __future__ import annotations
 
 import functools
-import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self, TextIO
+from typing import TYPE_CHECKING, Any, Self
 
+from memory_lab.api_owner import OwnerControl
+from memory_lab.api_turns import to_message
 from memory_lab.api_views import MemoryViews, Step
 from memory_lab.clock import Clock
 from memory_lab.config import LLMSettings, MemoryConfig, Recipe
@@ -46,15 +47,9 @@ from memory_lab.types import (
 
 if TYPE_CHECKING:
     from memory_lab.items import ItemStore
-    from memory_lab.owner.selection import Selection
-    from memory_lab.owner.tombstones import Tombstone
 
 MEMORY = ":memory:"
 """The location of a memory held in this process only."""
-
-MESSAGE_FIELDS = {"role", "content", "timestamp", "id", "speaker", "session"}
-"""What a message given as a mapping may carry."""
-
 
 __all__ = [
     "DEFAULT_NAMESPACE",
@@ -99,7 +94,7 @@ def parse_location(
     return folder, StoreSpec(episodes=episodes)
 
 
-class Memory(MemoryViews):
+class Memory(MemoryViews, OwnerControl):
     """Tiered memory on one location: add turns, read contexts, manage facts.
 
     Chatting step by step, the snapshot and transcript, facts to review, links,
@@ -195,50 +190,12 @@ class Memory(MemoryViews):
                 the batch is stored.
         """
         tenant = require_tenant(tenant)
-        batch = [self._message(tenant, thread, m, i) for i, m in enumerate(messages)]
+        now = self._engine.clock.now()
+        batch = [to_message(m, i, tenant, thread, now) for i, m in enumerate(messages)]
         if not batch:
             raise InvalidMessageError("messages: give at least one message")
         self._engine.ingest(tenant, batch, thread=thread)
         return [m.id for m in batch]
-
-    def _message(
-        self, tenant: str, thread: str, given: Message | Mapping[str, Any], i: int
-    ) -> Message:
-        if isinstance(given, Message):
-            return given
-        if not isinstance(given, Mapping):
-            raise InvalidMessageError(
-                f"messages[{i}]: expected an object with role and content, "
-                f"got {type(given).__name__}"
-            )
-        unknown = sorted(set(given) - MESSAGE_FIELDS)
-        if unknown:
-            raise InvalidMessageError(
-                f"messages[{i}]: unknown field {unknown[0]!r} "
-                f"(known: {', '.join(sorted(MESSAGE_FIELDS))})"
-            )
-        for name in ("role", "content"):
-            if name not in given:
-                raise InvalidMessageError(f"messages[{i}].{name}: missing")
-        content = given["content"]
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidMessageError(f"messages[{i}].content: must be non-empty text")
-        fields = {
-            "id": given.get("id") or f"{thread}:{uuid.uuid4().hex[:16]}",
-            "tenant": tenant,
-            "session": given.get("session") or thread,
-            "role": given["role"],
-            "content": content,
-            "speaker": given.get("speaker") or "",
-            "timestamp": given.get("timestamp") or self._engine.clock.now(),
-        }
-        try:
-            return Message.model_validate(fields)
-        except ValueError as err:
-            errors: list[Any] = getattr(err, "errors", list)()
-            where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "message"
-            what = errors[0]["msg"] if errors else str(err)
-            raise InvalidMessageError(f"messages[{i}].{where}: {what}") from None
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until the memory work owed so far is done; False on timeout."""
@@ -477,86 +434,6 @@ class Memory(MemoryViews):
         return ItemStore(
             engine.jobs.db, engine.embedder, events=engine.events, clock=engine.clock
         )
-
-    # --- the owner's control ---------------------------------------------------
-
-    def export(
-        self,
-        tenant: str,
-        out: str | Path | TextIO | None = None,
-        *,
-        wait: bool = True,
-    ) -> dict[str, int]:
-        """Everything held about `tenant`, as JSON lines in `out` (if given).
-
-        `out` is a path (written whole or not at all) or an open text stream.
-        With `wait` the memory work owed so far is done first, so the export
-        holds what it wrote; without, the owed work is exported as owed jobs.
-
-        Returns:
-            How many records of each kind were exported.
-
-        Raises:
-            MemoryLabError: for a memory held in this process only, or a tenant
-                with no data.
-        """
-        from memory_lab.owner.export import export_tenant, write_export
-        from memory_lab.owner.holdings import engine_holdings
-
-        tenant = require_tenant(tenant)
-        if wait:
-            self.flush()
-        export = export_tenant(
-            engine_holdings(self._engine), tenant, now=self._engine.clock.now()
-        )
-        if isinstance(out, str | Path):
-            write_export(export, Path(out))
-        elif out is not None:
-            out.writelines(line + "\n" for line in export.lines())
-        return dict(export.header.counts)
-
-    def purge(
-        self,
-        tenant: str,
-        *,
-        fact: str | None = None,
-        chat: str | None = None,
-        episode: str | None = None,
-        before: datetime | None = None,
-        requested_by: str = "api",
-    ) -> Tombstone:
-        """Remove content for real (unlike `forget`); without a selector, all of it.
-
-        A fact (with its history and the turns it was read from), a chat, an
-        episode or every turn before a time. The records leave every read at
-        once; a folder's files are rewritten when it is next opened.
-
-        Returns:
-            The tombstone: who asked, when, what was selected, and how many
-            records each tier lost; never the content.
-
-        Raises:
-            PurgeRequestError: when the selection names nothing held.
-        """
-        from memory_lab.owner.selection import Selection
-
-        selection = Selection(fact=fact, chat=chat, episode=episode, before=before)
-        self.check_purge(tenant, selection)
-        return self._engine.purge(tenant, selection, requested_by=requested_by)
-
-    def check_purge(self, tenant: str, selection: Selection) -> None:
-        """Refuse, before anything changes, a purge that selects nothing held.
-
-        Raises:
-            PurgeRequestError: naming what is not held.
-        """
-        from memory_lab.owner.held import check_held
-
-        check_held(self._engine.deps, require_tenant(tenant), selection)
-
-    def finish_purges(self) -> list[Tombstone]:
-        """Finish purges a killed process left running on these stores."""
-        return self._engine.finish_purges()
 
     # --- lifetime --------------------------------------------------------------
 
