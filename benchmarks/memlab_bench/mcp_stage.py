@@ -7,7 +7,10 @@ exchange: `memory_recall` of a question, then `memory_add` of the next turn.
 Each call is timed from the request to its reply, so the JSON-RPC framing and
 the pipes are in the figure; the first round is untimed (the server loads its
 models on first use). The memory work the adds cause runs on the server's
-worker meanwhile, as it would in use. The server runs the offline brain.
+worker meanwhile, as it would in use. Beside them, the same recalls are timed
+alone through the server before any turn arrives, and directly on the loaded
+memory in this process: the transport's share, and the background work's, can
+be read off the three. The server runs the offline brain.
 
 Targets: p95 <= 50 ms for each tool on a memory of 2,000 turns.
 """
@@ -108,6 +111,7 @@ async def _time_calls(
     )
     adds: list[float] = []
     recalls: list[float] = []
+    idle: list[float] = []
     context_chars: list[int] = []
     started = time.perf_counter()
     with log.open("w") as err:
@@ -118,6 +122,14 @@ async def _time_calls(
             ):
                 await session.initialize()
                 start_s = time.perf_counter() - started
+                # Recalls alone first, the memory idle between them: the
+                # transport's share, apart from the work the adds set going.
+                for i in range(len(new_turns)):
+                    query = {"query": questions[i % len(questions)], "budget": budget}
+                    t0 = time.perf_counter()
+                    await session.call_tool("memory_recall", query)
+                    if i:
+                        idle.append(time.perf_counter() - t0)
                 for i, turn in enumerate(new_turns):
                     t0 = time.perf_counter()
                     recalled = await session.call_tool(
@@ -154,6 +166,7 @@ async def _time_calls(
         "server_start_s": round(start_s, 1),
         "memory_add": summarize_ms(adds),
         "memory_recall": summarize_ms(recalls),
+        "memory_recall_idle": summarize_ms(idle),
         "context_chars_mean": round(sum(context_chars) / max(1, len(context_chars))),
     }
 
@@ -176,6 +189,8 @@ def mcp_targets(mcp: dict) -> list[dict]:
 def mcp_lines(mcp: dict) -> list[str]:
     """The stage's markdown section."""
     shown = [(t, mcp[t]) for t in ("memory_add", "memory_recall")]
+    if "memory_recall_idle" in mcp:
+        shown.append(("memory_recall, no turns arriving", mcp["memory_recall_idle"]))
     if "recall_in_process" in mcp:
         shown.append(("Memory.context in process", mcp["recall_in_process"]))
     rows = [
@@ -189,7 +204,9 @@ def mcp_lines(mcp: dict) -> list[str]:
         f"(recipe {mcp['recipe']}, offline brain), timed by the MCP SDK's own "
         "client from request to reply: each round recalls a question "
         f"(budget {mcp['budget']} tokens) and adds the next turn; the first round "
-        f"untimed. `Memory.context in process`: the same recalls made directly "
+        "untimed. `no turns arriving`: the same recalls first, alone, the "
+        "server idle between them. `Memory.context in process`: the same recalls "
+        "made directly "
         "on the loaded memory before the server started, with no turns arriving. "
         f"Loading the memory took {mcp['preload_s']} s, the server's start "
         f"{mcp['server_start_s']} s.",
