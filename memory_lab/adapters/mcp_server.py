@@ -24,6 +24,8 @@ from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.mcpserver.tools import Tool
@@ -108,13 +110,13 @@ class MemoryMCPServer(MCPServer):
     ) -> CallToolResult | InputRequiredResult:
         """Call a tool; a refused call raises `ToolError` with one line."""
         stray = sorted(set(arguments) - self._declared.get(name, set(arguments)))
-        if stray:
+        if "tenant" in stray:
             raise ToolError(
-                f"{name}: {stray[0]}: unknown argument (this server serves one "
-                "tenant; no tool takes one)"
-                if stray[0] == "tenant"
-                else f"{name}: {stray[0]}: unknown argument"
+                f"{name}: tenant: unknown argument (this server serves one "
+                "tenant, fixed when it started; no tool takes one)"
             )
+        if stray:
+            raise ToolError(f"{name}: {stray[0]}: unknown argument")
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as err:
@@ -130,8 +132,8 @@ def build_server(
     memory: Memory,
     tenant: str,
     *,
-    auth: Any = None,
-    token_verifier: Any = None,
+    auth: AuthSettings | None = None,
+    token_verifier: TokenVerifier | None = None,
 ) -> MemoryMCPServer:
     """The MCP server over `memory`, bound to `tenant`.
 
