@@ -101,6 +101,7 @@ def test_remember_correct_confirm_forget(tmp_path):
 def test_bad_input_names_the_field_and_stores_nothing(tmp_path):
     with Memory.open(tmp_path / "m") as memory:
         memory.add("ada", turns("I like tea."))
+        memory.flush()  # only a refused add could move a count now
         before = memory.stats("ada")
         cases = [
             ([{"role": "user"}], "content"),
@@ -125,6 +126,7 @@ def test_bad_input_names_the_field_and_stores_nothing(tmp_path):
             memory.context("ada", "tea", budget=10)
         with pytest.raises(ValueError, match="k:"):
             memory.search("ada", "tea", k=0)
+        memory.flush()
         assert memory.stats("ada") == before
 
 
