@@ -59,6 +59,7 @@ def main() -> None:
     trash_panel.retention_line(memory, tenant)
     st.sidebar.caption(f"Brain: {memory.brain} · data: {folder}")
     model_status.model_status(memory)
+    model_status.memory_work(memory, tenant)
 
     chat.note_memory_read(memory, tenant)
     snapshot = memory.snapshot(tenant, thread=thread)

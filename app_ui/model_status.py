@@ -8,12 +8,14 @@ a person tell a slow local model from a broken one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 import streamlit as st
 
 from memory_lab.api import Memory
 from memory_lab.brains.status import ROLE_LABELS, ModelStatus, RoleStatus, brain_status
+from memory_lab.types import MemoryEvent
 
 Level = Literal["caption", "warning"]
 #: How often the lines are redrawn while a model is in use; memory work runs in
@@ -46,6 +48,29 @@ def _line(role: RoleStatus) -> tuple[Level, str]:
         calls = "call" if role.in_flight == 1 else "calls"
         return "caption", f"{label}: busy ({role.in_flight} {calls} in flight).{error}"
     return "caption", f"{label}: ready.{error}"
+
+
+def failure_line(failures: Sequence[MemoryEvent]) -> str | None:
+    """The status line for memory work given up on; None when none was.
+
+    The turns stay in the transcript and the window, but what the failed jobs
+    would have added (episodes, facts) is missing until the cause is fixed.
+    """
+    if not failures:
+        return None
+    jobs = "job" if len(failures) == 1 else "jobs"
+    return (
+        f"Memory work: {len(failures)} {jobs} failed for good; their turns stay "
+        f"in the transcript, but their episodes or facts are missing. "
+        f"Last: {_clip(failures[-1].detail)}"
+    )
+
+
+def memory_work(memory: Memory, tenant: str) -> None:
+    """Warn in the sidebar when the tenant's memory work keeps failing."""
+    line = failure_line(memory.failures(tenant))
+    if line is not None:
+        st.sidebar.warning(line)
 
 
 def _clip(text: str) -> str:

@@ -313,12 +313,8 @@ class Memory(MemoryViews, OwnerControl):
         )
 
     def failures(self, tenant: str) -> list[MemoryEvent]:
-        """Memory work that failed for good (its turns stay in the transcript)."""
-        return [
-            e
-            for e in self._engine.events.events(require_tenant(tenant))
-            if e.kind == "job_failed" and "for good" in e.detail
-        ]
+        """Memory work given up on (its turns stay in the transcript)."""
+        return self._engine.failures(tenant)
 
     # --- facts you state -------------------------------------------------------
 
