@@ -34,12 +34,10 @@ from __future__ import annotations
 import copy
 import json
 import math
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 import numpy as np
 
@@ -47,6 +45,8 @@ from memory_lab.clock import Clock, SystemClock
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import make_event
+from memory_lab.item_cache import ItemCache, Ranking
+from memory_lab.item_filters import matches
 from memory_lab.stores.base import Database, EventLog
 from memory_lab.stores.sql_items import (
     Applied,
@@ -62,9 +62,6 @@ Namespace = tuple[str, ...]
 
 CACHED_TENANTS = 32
 """Tenants whose items a store keeps ranked in memory (least recently read out)."""
-
-OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
-"""Comparison operators a filter may use, as LangGraph's stores take them."""
 
 
 class NamespaceError(MemoryLabError, ValueError):
@@ -131,365 +128,6 @@ def check_namespace(namespace: Sequence[str], *, what: str = "namespace") -> Nam
     return labels
 
 
-def matches(value: Mapping[str, Any], filter: Mapping[str, Any]) -> bool:
-    """Whether a value passes every condition of a LangGraph-style filter.
-
-    A condition is a value the field must equal (nested objects and lists
-    compare element by element; true is not 1) or an object of operators
-    (`$eq`, `$ne`, `$gt`, `$gte`, `$lt`, `$lte`). A field name with dots that
-    the value does not hold as such is read as a path ("user.city"). A missing
-    field reads as null. Order comparisons compare numbers (or numeric text) by
-    value and text with text; anything else does not pass.
-
-    Raises:
-        ValueError: for an operator not in `OPERATORS`.
-    """
-    return all(_passes(_field(value, name), want) for name, want in filter.items())
-
-
-def _field(value: Mapping[str, Any], name: str) -> Any:
-    if name in value:
-        return value[name]
-    node: Any = value
-    for part in name.split("."):
-        if not isinstance(node, Mapping) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def _passes(found: Any, want: Any) -> bool:
-    if isinstance(want, Mapping):
-        if any(isinstance(k, str) and k.startswith("$") for k in want):
-            return all(_compare(found, op, operand) for op, operand in want.items())
-        return isinstance(found, Mapping) and all(
-            _passes(found.get(k), v) for k, v in want.items()
-        )
-    if isinstance(want, list | tuple):
-        return (
-            isinstance(found, list | tuple)
-            and len(found) == len(want)
-            and all(_passes(f, w) for f, w in zip(found, want, strict=True))
-        )
-    return _equal(found, want)
-
-
-def _equal(a: Any, b: Any) -> bool:
-    # JSON's true is not 1, though Python's True == 1.
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a is b
-    return bool(a == b)
-
-
-def _compare(found: Any, op: str, operand: Any) -> bool:
-    if op == "$eq":
-        return _passes(found, operand)
-    if op == "$ne":
-        return not _passes(found, operand)
-    if op not in OPERATORS:
-        raise ValueError(
-            f"filter: unknown operator {op!r} (known: {', '.join(OPERATORS)})"
-        )
-    pair = _ordered(found, operand)
-    if pair is None:
-        return False
-    a, b = pair
-    if op == "$gt":
-        return bool(a > b)
-    if op == "$gte":
-        return bool(a >= b)
-    if op == "$lt":
-        return bool(a < b)
-    return bool(a <= b)
-
-
-def _ordered(a: Any, b: Any) -> tuple[Any, Any] | None:
-    if isinstance(a, str) and isinstance(b, str):
-        try:
-            return float(a), float(b)
-        except ValueError:
-            return a, b
-    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
-        return None
-    try:
-        return float(a), float(b)
-    except (TypeError, ValueError, OverflowError):
-        return None
-
-
-# --- the ranked cache ----------------------------------------------------------------
-
-
-class _Entry(NamedTuple):
-    row: ItemRow
-    value: Any
-    """The decoded value, read by filters only: callers get a fresh copy."""
-
-
-class _Buffer:
-    """A numpy array that grows at its end; views of its first rows stay valid.
-
-    Appending writes past every view handed out, or into a new array, so a
-    `_Ranking` reading `view()` as it was never sees a later change.
-    """
-
-    def __init__(self, dtype: Any, width: int | None = None) -> None:
-        shape = (64,) if width is None else (64, width)
-        self.data = np.empty(shape, dtype=dtype)
-        self.size = 0
-
-    def extend(self, rows: np.ndarray) -> None:
-        end = self.size + len(rows)
-        if end > len(self.data):
-            shape = (max(end, 2 * len(self.data)), *self.data.shape[1:])
-            grown = np.empty(shape, dtype=self.data.dtype)
-            grown[: self.size] = self.data[: self.size]
-            self.data = grown
-        self.data[self.size : end] = rows
-        self.size = end
-
-    def view(self) -> np.ndarray:
-        return self.data[: self.size]
-
-
-class _Vectors:
-    """One embedder's vectors of a tenant's items: rows, and the slot of each row."""
-
-    def __init__(self, dims: int) -> None:
-        self.matrix = _Buffer(np.float32, dims)
-        self.owner = _Buffer(np.int64)
-        self.single = True
-        """Whether no slot has more than one row (then scores need no pooling)."""
-
-    def add(self, slot: int, vectors: np.ndarray) -> None:
-        self.matrix.extend(vectors)
-        self.owner.extend(np.full(len(vectors), slot, dtype=np.int64))
-        self.single = self.single and len(vectors) == 1
-
-
-class _Tenant:
-    """One tenant's items at a revision, in append-only slots.
-
-    A put of a held key marks its slot dead and appends a new one (same `seq`),
-    so the rankings already handed out stay valid; when dead slots outnumber
-    live ones, the slots are rebuilt.
-    """
-
-    def __init__(self, revision: int, rows: Iterable[ItemRow]) -> None:
-        self._reset(revision, rows)
-
-    def _reset(self, revision: int, rows: Iterable[ItemRow]) -> None:
-        self.revision = revision
-        self.entries: list[_Entry] = []
-        self.slot_of: dict[tuple[Namespace, str], int] = {}
-        self.seq = _Buffer(np.int64)
-        self.ns_id = _Buffer(np.int32)
-        self.namespaces: list[Namespace] = []
-        self.ns_index: dict[Namespace, int] = {}
-        self.vectors: dict[str, _Vectors] = {}
-        self.alive = np.zeros(0, dtype=bool)
-        self.dead = 0
-        self.ranking: _Ranking | None = None
-        self._add([_entry(r) for r in rows])
-
-    def _add(self, entries: list[_Entry]) -> None:
-        first = len(self.entries)
-        self.entries.extend(entries)
-        ids = []
-        for slot, entry in enumerate(entries, first):
-            row = entry.row
-            old = self.slot_of.get((row.namespace, row.key))
-            if old is not None:
-                self.alive[old] = False
-                self.dead += 1
-            self.slot_of[(row.namespace, row.key)] = slot
-            ids.append(self.ns_index.setdefault(row.namespace, len(self.ns_index)))
-            if len(self.ns_index) > len(self.namespaces):
-                self.namespaces.append(row.namespace)
-            if row.vectors is not None and len(row.vectors):
-                dims = row.vectors.shape[1]
-                held = self.vectors.get(row.model)
-                if held is None or held.matrix.data.shape[1] != dims:
-                    held = self.vectors[row.model] = _Vectors(dims)
-                    # Vectors of another size under this name: only the new
-                    # ones are compared from here on.
-                held.add(slot, row.vectors)
-        self.seq.extend(np.array([e.row.seq for e in entries], dtype=np.int64))
-        self.ns_id.extend(np.array(ids, dtype=np.int32))
-        self.alive = np.concatenate([self.alive, np.ones(len(entries), dtype=bool)])
-
-    def apply(self, applied: Applied) -> None:
-        """Fold one's own committed change in."""
-        self.alive = self.alive.copy()  # the rankings handed out keep theirs
-        for gone in applied.deleted:
-            slot = self.slot_of.pop(gone, None)
-            if slot is not None:
-                self.alive[slot] = False
-                self.dead += 1
-        self._add([_entry(r) for r in applied.written])
-        self.revision = applied.after
-        self.ranking = None
-        if self.dead > max(256, len(self.entries) - self.dead):
-            live = [self.entries[s].row for s in sorted(self.slot_of.values())]
-            self._reset(self.revision, live)
-
-    def ranked(self) -> _Ranking:
-        if self.ranking is None:
-            self.ranking = _Ranking(self)
-        return self.ranking
-
-
-def _entry(row: ItemRow) -> _Entry:
-    return _Entry(row, json.loads(row.value))
-
-
-class _Ranking:
-    """A tenant's items as they were at one revision; read only, by any thread.
-
-    List order is the one LangGraph's in-memory store lists in: namespaces in
-    the order their first held item was put, each namespace's items in the
-    order they were first put. Ranked order is by score, ties in list order.
-    """
-
-    def __init__(self, tenant: _Tenant) -> None:
-        self.entries = tenant.entries  # append-only: slots below `size` are fixed
-        self.size = len(tenant.entries)
-        self.alive = tenant.alive
-        self.seq = tenant.seq.view()
-        self.ns_id = tenant.ns_id.view()
-        self.namespaces = tenant.namespaces[:]
-        self.vectors = {
-            name: (v.matrix.view(), v.owner.view(), v.single)
-            for name, v in tenant.vectors.items()
-        }
-        self._rank: np.ndarray | None = None
-        self._scopes: dict[Namespace, np.ndarray] = {}
-        self._listings: dict[Namespace, np.ndarray] = {}
-
-    def held_namespaces(self) -> list[Namespace]:
-        """The namespaces with at least one item."""
-        return [self.namespaces[i] for i in np.unique(self.ns_id[self.alive])]
-
-    def scope(self, prefix: Namespace) -> np.ndarray:
-        """Live slots whose namespace starts with `prefix`, in slot order."""
-        found = self._scopes.get(prefix)
-        if found is None:
-            n = len(prefix)
-            ids = [i for i, ns in enumerate(self.namespaces) if ns[:n] == prefix]
-            inside = self.alive
-            if len(ids) < len(self.namespaces):
-                inside = inside & np.isin(self.ns_id, ids)
-            found = self._scopes[prefix] = np.flatnonzero(inside)
-        return found
-
-    def namespace_rank(self) -> np.ndarray:
-        """Per namespace id, its place in list order (by its first live seq)."""
-        if self._rank is None:
-            first = np.full(len(self.namespaces), np.iinfo(np.int64).max)
-            np.minimum.at(first, self.ns_id[self.alive], self.seq[self.alive])
-            rank = np.empty(len(first), dtype=np.int64)
-            rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-            self._rank = rank
-        return self._rank
-
-    def in_list_order(self, slots: np.ndarray) -> np.ndarray:
-        """`slots` sorted as LangGraph's in-memory store lists them."""
-        rank = self.namespace_rank()[self.ns_id[slots]]
-        return slots[np.lexsort((self.seq[slots], rank))]
-
-    def listing(self, prefix: Namespace) -> np.ndarray:
-        """The live slots under `prefix`, in list order."""
-        found = self._listings.get(prefix)
-        if found is None:
-            found = self._listings[prefix] = self.in_list_order(self.scope(prefix))
-        return found
-
-    def scores(self, model: str, query: np.ndarray) -> np.ndarray:
-        """Each slot's best cosine with `query` over its vectors; NaN without one."""
-        best = np.full(self.size, np.nan, dtype=np.float32)
-        held = self.vectors.get(model)
-        if held is None or held[0].shape[1] != query.shape[0]:
-            return best
-        matrix, owner, single = held
-        # Not `matrix @ query`: BLAS spreads a product this small over threads,
-        # and on a busy machine waiting for them costs more than it saves.
-        sims = np.einsum("ij,j->i", matrix, query)
-        if single:
-            best[owner] = sims
-        else:
-            np.fmax.at(best, owner, sims)
-        return best
-
-    def ranked(
-        self, slots: np.ndarray, scores: np.ndarray, top: int | None
-    ) -> np.ndarray:
-        """`slots` by score (best first, ties in list order), only the best `top`.
-
-        Ties at the cut are kept, so the first `top` are exactly those of a
-        full sort.
-        """
-        keys = -scores[slots]
-        if top is not None and top < len(slots):
-            cut = np.partition(keys, top - 1)[top - 1] if top else -np.inf
-            slots = slots[keys <= cut]
-            keys = -scores[slots]
-        rank = self.namespace_rank()[self.ns_id[slots]]
-        return slots[np.lexsort((self.seq[slots], rank, keys))]
-
-
-class _Cache:
-    """The items of the tenants read last, shared by an `ItemStore`'s views."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        # Guards `tenants` and each _Tenant in it. Taken last: never held
-        # while a database transaction is opened or an embedder runs.
-        self.lock = threading.Lock()
-        self.tenants: OrderedDict[str, _Tenant] = OrderedDict()
-
-    def revision(self, tenant: str) -> int | None:
-        with self.lock:
-            held = self.tenants.get(tenant)
-            return None if held is None else held.revision
-
-    def ranking(
-        self, tenant: str, revision: int, rows: list[ItemRow] | None
-    ) -> _Ranking | None:
-        """The tenant's ranking at `revision` or later, installing `rows` if read.
-
-        None when the cache lost the tenant between the caller's read and now;
-        the caller reads again.
-        """
-        # Decoding a tenant's rows is the slow part: done before the lock.
-        loaded = None if rows is None else _Tenant(revision, rows)
-        with self.lock:
-            held = self.tenants.get(tenant)
-            if loaded is not None and (held is None or held.revision < revision):
-                held = self.tenants[tenant] = loaded
-            if held is None or held.revision < revision:
-                return None
-            self.tenants.move_to_end(tenant)
-            while len(self.tenants) > self.size:
-                self.tenants.popitem(last=False)
-            return held.ranked()
-
-    def applied(self, tenant: str, applied: Applied) -> None:
-        """Fold one's own committed change in, or drop a cache it cannot update."""
-        if applied.after == applied.before:
-            return
-        with self.lock:
-            held = self.tenants.get(tenant)
-            if held is None or held.revision >= applied.after:
-                return
-            if held.revision != applied.before:
-                del self.tenants[tenant]
-                return
-            held.apply(applied)
-
-
-# --- the store -----------------------------------------------------------------------
-
-
 class ItemStore:
     """Tenant-scoped items in the memory's database; `Memory.items` gives one.
 
@@ -519,7 +157,7 @@ class ItemStore:
         self._embedder = embedder
         self._events = events
         self._clock: Clock = clock or SystemClock()
-        self._cache = _Cache(cached_tenants)
+        self._cache = ItemCache(cached_tenants)
 
     @property
     def embedder(self) -> Embedder:
@@ -736,7 +374,7 @@ class ItemStore:
             found = {ns[:max_depth] for ns in found}
         return sorted(found)[offset : offset + limit]
 
-    def _ranking(self, tenant: str) -> _Ranking:
+    def _ranking(self, tenant: str) -> Ranking:
         known = self._cache.revision(tenant)
         while True:
             revision, rows = self._rows.rows_since(tenant, known)
@@ -750,7 +388,7 @@ class ItemStore:
 
 
 def _by_score(
-    ranking: _Ranking, scope: np.ndarray, scores: np.ndarray, top: int
+    ranking: Ranking, scope: np.ndarray, scores: np.ndarray, top: int
 ) -> Iterator[int]:
     """Slots of `scope` by score, then those without one in list order.
 
