@@ -65,6 +65,14 @@ def location(request, tmp_path: Path) -> str:
     return request.getfixturevalue("postgres_url")
 
 
+@pytest.fixture(params=[b for b in BACKENDS if b != "memory"])
+def shared_location(request, tmp_path: Path) -> str:
+    """A location a second memory can open: a folder or Postgres."""
+    if request.param == "folder":
+        return str(tmp_path / "memory")
+    return request.getfixturevalue("postgres_url")
+
+
 @pytest.fixture
 def who() -> Callable[[str], str]:
     """Tenant names of this test alone: Postgres runs share one schema."""
@@ -519,9 +527,8 @@ def test_items_persist_across_reopen_of_a_folder(tmp_path, clock):
         assert store.search(("alice",), query="aaaa")[0].score == pytest.approx(1.0)
 
 
-def test_a_second_memory_on_the_same_store_sees_writes_at_once(location, who):
-    if location == ":memory:":
-        pytest.skip("a memory held in this process has no second opener")
+def test_a_second_memory_on_the_same_store_sees_writes_at_once(shared_location, who):
+    location = shared_location
     tenant = who("alice")
     with Memory.open(location) as one, Memory.open(location) as two:
         first, second = MemoryLabStore(one), MemoryLabStore(two)
