@@ -46,6 +46,7 @@ EXTRA_OF_MODULE = {
     "qdrant_client": "peers",
     "langmem": "peers",
     "mcp": "mcp",
+    "mcp_types": "mcp",
 }
 """Third-party modules only a feature needs: top-level import name -> its extra.
 
@@ -56,6 +57,7 @@ Any other third-party module is needed by the core and belongs in
 EXTRA_OF_FILE = {
     "memory_lab/adapters/mcp*": "mcp",
     "memlab_cli/mcp*": "mcp",
+    "benchmarks/memlab_bench/mcp*": "mcp",
     "evals/memlab_evals/peers/*": "peers",
     "evals/memlab_evals/judging/ragas*": "evals",
 }
