@@ -66,15 +66,25 @@ def test_library_imports_none_of_the_packages_built_on_it():
     assert offenders == []
 
 
-def test_every_package_is_listed_for_installation():
-    """A package missing from pyproject's list installs fine editable, not from a wheel."""
+def test_every_package_is_found_for_installation():
+    """A package the wheel leaves out installs fine editable, then fails from PyPI.
+
+    The fast half of the check: setuptools' own discovery, run on pyproject's
+    `[tool.setuptools.packages.find]`, finds every folder with an __init__.py
+    under the five roots (tests/unit/test_packaging.py builds the wheel too).
+    """
     import tomllib
 
-    listed = set(
-        tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
-            "packages"
-        ]
-    )
+    from setuptools import find_packages
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]
+    discovered = {
+        package
+        for where in find["where"]
+        for package in find_packages(where=str(ROOT / where), include=find["include"])
+    }
     roots = {"memory_lab": ROOT / "memory_lab", "memlab_cli": ROOT / "memlab_cli",
              "memlab_evals": ROOT / "evals" / "memlab_evals",
              "memlab_bench": ROOT / "benchmarks" / "memlab_bench",
@@ -84,4 +94,4 @@ def test_every_package_is_listed_for_installation():
         for name, path in roots.items()
         for init in path.rglob("__init__.py")
     }
-    assert found - listed == set()
+    assert found - discovered == set()
