@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from memlab_evals.readme import extraction, peers, results, scaling, speed, tail
+from memlab_evals.readme import agents, extraction, peers, results, scaling, speed, tail
 from memlab_evals.reports.report import markdown_table
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -106,6 +106,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "tail": tail.tail_block,
     "speed": speed.speed_block,
     "speed-llm": speed.llm_speed_block,
+    "speed-agents": agents.agents_block,
     "extractors": extraction.extractor_block,
     "targets": extraction.targets_block,
     "triggers": trigger_block,
