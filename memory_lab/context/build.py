@@ -8,6 +8,7 @@ what the responder is shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 from memory_lab.clock import Clock
@@ -20,7 +21,7 @@ from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.tokens import TokenCounter
-from memory_lab.types import ContextBundle, Message
+from memory_lab.types import ContextBundle, Episode, Fact, Message
 
 
 class Sources(Protocol):
@@ -63,6 +64,36 @@ class Sources(Protocol):
         """Daily and weekly summaries, when kept."""
 
 
+def rank_turns_and_facts(
+    deps: Sources,
+    tenant: str,
+    query: str,
+    window: Sequence[Message],
+    hits: Sequence[tuple[Episode, float]],
+    facts: list[Fact],
+    *,
+    now: datetime,
+    limit: int,
+) -> tuple[list[Fact], Sequence[tuple[Message, float]], dict[str, float]]:
+    """The candidate facts, and the turns and facts ranked on one fused scale.
+
+    Facts about someone the question names join the candidates whatever their
+    words (the entity index); the one ranking decides which of them, and of the
+    turns, a budget shows. The whole window is offered: turns the window block
+    has no room for are ranked with the compressed ones, so none is unreachable.
+    """
+    seen = {f.id for f in facts}
+    facts = facts + [
+        f
+        for f in deps.facts.about(tenant, query, now=now, limit=limit)
+        if f.id not in seen
+    ]
+    turns, fact_scores = deps.excerpts.rank_with_facts(
+        deps.transcript, deps.episodes, tenant, query, hits, extra=window, facts=facts
+    )
+    return facts, turns, fact_scores
+
+
 def build_context(
     deps: Sources,
     tenant: str,
@@ -85,25 +116,8 @@ def build_context(
     excerpts: Sequence[tuple[Message, float]] = []
     fact_scores: dict[str, float] = {}
     if retrieval.expand_turns:
-        # Facts about someone the question names join the candidates whatever
-        # their words (the entity index); the one ranking below decides which
-        # of them, and of the turns, the budget shows.
-        seen = {f.id for f in facts}
-        facts += [
-            f
-            for f in deps.facts.about(tenant, query, now=now, limit=limit)
-            if f.id not in seen
-        ]
-        # The whole window is offered: turns the window block has no room for
-        # are ranked with the compressed ones, so none is unreachable.
-        excerpts, fact_scores = deps.excerpts.rank_with_facts(
-            deps.transcript,
-            deps.episodes,
-            tenant,
-            query,
-            hits,
-            extra=window,
-            facts=facts,
+        facts, excerpts, fact_scores = rank_turns_and_facts(
+            deps, tenant, query, window, hits, facts, now=now, limit=limit
         )
     block = live_block(live, config.budget.total, deps.counter)
     if live is not None and block is not None:

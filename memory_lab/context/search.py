@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_lab.context.build import Sources
+from memory_lab.context.build import Sources, rank_turns_and_facts
 from memory_lab.episodes.search import search_episodes
 from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, fact_words
@@ -25,21 +25,15 @@ def search_tiers(
     now = deps.clock.now()
     limit = max(k, deps.config.assembly.max_fact_lines)
     episodes = search_episodes(deps.episodes, tenant, query, deps.config.retrieval)
-    facts = deps.facts.candidates(tenant, query, now=now, limit=limit)
-    seen = {f.id for f in facts}
-    facts += [
-        f
-        for f in deps.facts.about(tenant, query, now=now, limit=limit)
-        if f.id not in seen
-    ]
-    turns, fact_scores = deps.excerpts.rank_with_facts(
-        deps.transcript,
-        deps.episodes,
+    facts, turns, fact_scores = rank_turns_and_facts(
+        deps,
         tenant,
         query,
+        window,
         episodes,
-        extra=window,
-        facts=facts,
+        deps.facts.candidates(tenant, query, now=now, limit=limit),
+        now=now,
+        limit=limit,
     )
     if not fact_scores:
         # No turns to rank against (facts saved by tools alone): facts that
