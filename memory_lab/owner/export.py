@@ -6,6 +6,9 @@ every thread, every job. The SQL rows are read in one transaction, so a writer
 in another process cannot make the file disagree with itself; the daily and
 weekly summaries are read from their Chroma collection after it.
 
+Store items are read in the order they were first put (the order a search
+without a query lists them in), without their vectors.
+
 Episodes are read from the ledger, which holds every committed episode in full;
 the Chroma index is a search copy of them, and anything it holds beyond them
 (a compression that crashed before committing) is memory no reader sees and a
@@ -14,6 +17,7 @@ retried job writes again.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict
 from datetime import datetime
@@ -24,8 +28,14 @@ from typing import Any
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.owner import tables
 from memory_lab.owner.holdings import Holdings
-from memory_lab.owner.records import SessionRow, TenantExport, new_export
+from memory_lab.owner.records import (
+    SessionRow,
+    StoreItemRow,
+    TenantExport,
+    new_export,
+)
 from memory_lab.sessions.store import SqlSessionStore
+from memory_lab.stores.sql_items import ItemRow, SqlItems
 
 
 class NoTenantDataError(MemoryLabError):
@@ -40,6 +50,7 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
     """
     tenant = require_tenant(tenant)
     sessions = SqlSessionStore(holdings.db)
+    items = SqlItems(holdings.db)
     with holdings.db.read() as conn:
         records: dict[str, list[Any]] = {
             "messages": tables.read_messages(conn, tenant),
@@ -55,12 +66,28 @@ def export_tenant(holdings: Holdings, tenant: str, *, now: datetime) -> TenantEx
                 SessionRow(tenant=tenant, thread=thread, **asdict(record))
                 for thread, record in sessions.rows(tenant)
             ],
+            # Asked for since no revision, every row comes back, in seq order.
+            "items": [
+                _store_item(tenant, row)
+                for row in items.rows_since(tenant, None)[1] or []
+            ],
         }
     periods = holdings.periods.get(tenant) if holdings.periods is not None else []
     records["periods"] = sorted(periods, key=lambda p: (p.thread, p.start, p.id))
     if not any(records.values()):
         raise NoTenantDataError(f"no data for tenant {tenant!r} in {holdings.where}")
     return new_export(tenant, now, memory_lab_version(), **records)
+
+
+def _store_item(tenant: str, row: ItemRow) -> StoreItemRow:
+    return StoreItemRow(
+        tenant=tenant,
+        namespace=list(row.namespace),
+        key=row.key,
+        value=json.loads(row.value),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
 
 
 def write_export(export: TenantExport, out: Path) -> None:

@@ -16,11 +16,19 @@ can read the file and nothing is translated on the way out or in:
   "caused_by"), ended or not; "supersedes" links are read from the facts;
 - `event`: the memory's event log, oldest first;
 - `job`: a memory job the ledger holds, owed or done (`JobRow`);
-- `session`: a thread's current session and its lifecycle state (`SessionRow`).
+- `session`: a thread's current session and its lifecycle state (`SessionRow`);
+- `item`: a key-value item of the tenant's store (`Memory.items`, which
+  LangGraph's `MemoryLabStore` writes): namespace, key, JSON value and its two
+  times (`StoreItemRow`), in the order they were first put.
 
-Episode vectors are not written: they are the embedder's output for each
-episode's text, which the file holds, so an import recomputes them (with the
-embedder of the target, which need not be the source's).
+Vectors are not written: they are the embedder's output for text the file
+holds, so an import recomputes them with the target's embedder, which need not
+be the source's. For an episode that text is the episode's; for an item it is
+its whole value, whatever the put indexed: an item put with `fields`, with
+`index=False` or with another embedder's vectors comes back indexed whole.
+
+A kind added after files of this version were first written (`item`) is
+missing from an older file's header counts and lines: such a file holds none.
 """
 
 from __future__ import annotations
@@ -29,11 +37,19 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
-from typing import Any, Final, Literal, Protocol, TypeVar, cast
+from typing import Annotated, Any, Final, Literal, Protocol, TypeVar, cast
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
 
 from memory_lab.errors import MemoryLabError
+from memory_lab.items import check_namespace
 from memory_lab.types import Episode, Fact, FactLink, MemoryEvent, Message, Record
 
 FORMAT: Final = "memory-lab-export"
@@ -138,6 +154,34 @@ class TrashRow(Record):
     trashed_at: AwareDatetime
 
 
+def _stored_namespace(labels: list[str]) -> list[str]:
+    return list(check_namespace(labels))
+
+
+def _stored_key(key: str) -> str:
+    if "\x00" in key:
+        raise ValueError("must be text without NUL")
+    return key
+
+
+class StoreItemRow(Record):
+    """A key-value item of the tenant's store (`Memory.items`), without vectors.
+
+    An import indexes its whole value again (see the module).
+    """
+
+    tenant: str
+    namespace: Annotated[list[str], AfterValidator(_stored_namespace)] = Field(
+        min_length=1,
+        description="The item's namespace, label by label (none empty, none "
+        "holding '.' or NUL).",
+    )
+    key: Annotated[str, AfterValidator(_stored_key)]
+    value: dict[str, Any] = Field(description="The value, a JSON object.")
+    created_at: AwareDatetime = Field(description="When the key was first put.")
+    updated_at: AwareDatetime = Field(description="When the key was last put.")
+
+
 class ExportHeader(BaseModel):
     """The first line: what the file is, whose it is and what it holds."""
 
@@ -177,6 +221,7 @@ class TenantExport(BaseModel):
     chats: list[ChatRow] = []
     trash: list[TrashRow] = []
     sessions: list[SessionRow] = []
+    items: list[StoreItemRow] = []
 
     @property
     def tenant(self) -> str:
@@ -206,6 +251,7 @@ KINDS: tuple[tuple[str, str, type[Record]], ...] = (
     ("chat", "chats", ChatRow),
     ("trash", "trash", TrashRow),
     ("session", "sessions", SessionRow),
+    ("item", "items", StoreItemRow),
 )
 """(kind, `TenantExport` field, model) in file order."""
 
@@ -229,6 +275,7 @@ _UNIQUE: dict[str, tuple[tuple[str, Callable[[Any], Any]], ...]] = {
     "chat": (("thread", lambda c: c.thread),),
     "trash": (("kind/item", lambda t: (t.kind, t.item)),),
     "session": (("thread", lambda s: s.thread),),
+    "item": (("namespace/key", lambda i: (tuple(i.namespace), i.key)),),
 }
 """What must not repeat within a kind: the stores' unique keys, by name."""
 
@@ -360,6 +407,8 @@ def _check_counts(header: ExportHeader, found: dict[str, list]) -> None:
             f"line 1: counts name unknown kinds {', '.join(sorted(unknown))}"
         )
     for kind, field in fields.items():
+        # A kind missing from the counts is one the file's writer did not
+        # know yet (see the module): it wrote no line of it.
         said, held = header.counts.get(kind, 0), len(found[field])
         if said != held:
             raise ExportFileError(

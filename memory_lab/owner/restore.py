@@ -15,14 +15,24 @@ Chroma records without their rows: episodes no read shows (reads go through the
 ledger) and daily or weekly summaries that a second import names when it
 refuses the tenant.
 
+Store items are embedded before the transaction opens, so the write lock is
+not held while they are, each from its whole value as sorted JSON (as a put
+indexes by default), and written inside it with their times, numbered in the
+file's order (the order a search without a query lists them in).
+
 What a round trip does not keep: the numbers jobs and events are given by the
 database (shared by every tenant in it; their order is kept), and the vectors,
-which the target's embedder recomputes from each episode's text.
+which the target's embedder recomputes from each episode's text and each
+item's whole value. An item put with `fields`, with `index=False` or with
+another embedder's vectors is therefore searched by its whole value after an
+import, with the default embedder unless the caller names another.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memory_lab.errors import MemoryLabError
 from memory_lab.owner import tables
@@ -30,6 +40,10 @@ from memory_lab.owner.holdings import Holdings
 from memory_lab.owner.records import ExportFileError, TenantExport, read_export
 from memory_lab.sessions.lifecycle import SessionRecord
 from memory_lab.sessions.store import SqlSessionStore
+from memory_lab.stores.sql_items import ItemRow, SqlItems
+
+if TYPE_CHECKING:
+    from memory_lab.embeddings import Embedder
 
 
 class TenantPresentError(MemoryLabError):
@@ -55,8 +69,16 @@ def read_export_file(path: Path) -> TenantExport:
         raise ExportFileError(f"{path}: not UTF-8 text") from None
 
 
-def restore_tenant(holdings: Holdings, export: TenantExport) -> None:
+def restore_tenant(
+    holdings: Holdings, export: TenantExport, *, embedder: Embedder | None = None
+) -> None:
     """Write the export's records into empty stores for its tenant.
+
+    Args:
+        holdings: The target's stores.
+        export: A checked file (`read_export_file`).
+        embedder: What indexes the store items, the memory's embedder (the
+            default one when None, which `open_holdings` also defaults to).
 
     Raises:
         TenantPresentError: when the tenant has any record in `holdings`.
@@ -68,11 +90,13 @@ def restore_tenant(holdings: Holdings, export: TenantExport) -> None:
     _require_absent(holdings, tenant, {**held, **_index_counts(holdings, tenant)})
     indexed = False
     try:
+        items = _item_rows(export, embedder)
         with holdings.db.write() as conn:
             # Checked again under the write lock: another process may have
             # written the tenant since.
             _require_absent(holdings, tenant, tables.held_rows(conn, tenant))
             _write_rows(holdings, conn, export)
+            SqlItems(holdings.db).insert_rows(tenant, items)
             indexed = True
             _write_index(holdings, export)
     except TenantPresentError:
@@ -125,6 +149,32 @@ def _write_rows(holdings: Holdings, conn: object, export: TenantExport) -> None:
         fields = row.model_dump(exclude={"tenant", "thread"})
         sessions.put(tenant, row.thread, SessionRecord(**fields))
     holdings.ledger.commit_episodes(tenant, export.episodes)
+
+
+def _item_rows(export: TenantExport, embedder: Embedder | None) -> list[ItemRow]:
+    """The file's items as rows, each indexed by its whole value (as a put is)."""
+    if not export.items:
+        return []
+    if embedder is None:
+        from memory_lab.embeddings import default_embedder
+
+        embedder = default_embedder()
+    vectors = embedder.embed(
+        [json.dumps(i.value, sort_keys=True, ensure_ascii=False) for i in export.items]
+    )
+    return [
+        ItemRow(
+            seq=seq,
+            namespace=tuple(item.namespace),
+            key=item.key,
+            value=json.dumps(item.value, ensure_ascii=False),
+            created_at=item.created_at,
+            updated_at=item.updated_at,
+            model=embedder.name,
+            vectors=vectors[seq - 1 : seq],
+        )
+        for seq, item in enumerate(export.items, 1)
+    ]
 
 
 def _write_index(holdings: Holdings, export: TenantExport) -> None:

@@ -34,6 +34,10 @@ REVISION_KIND: revisions.RevisionKind = "items"
 """The row of `memory_revisions` that counts a tenant's item changes."""
 
 _COLUMNS = "seq, namespace, key, value, created_at, updated_at, model, dims, vectors"
+_INSERT = (
+    "INSERT INTO items (tenant, seq, namespace, key, value, created_at,"
+    " updated_at, model, dims, vectors) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 _ONE_BY_ONE = 64
 """Up to this many keys, a write looks each up; past it, reads the tenant's keys."""
 
@@ -202,12 +206,7 @@ class SqlItems:
                         vectors=vectors,
                     )
                 )
-            conn.executemany(
-                "INSERT INTO items (tenant, seq, namespace, key, value, created_at,"
-                " updated_at, model, dims, vectors)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                inserts,
-            )
+            conn.executemany(_INSERT, inserts)
             conn.executemany(
                 "UPDATE items SET value = ?, updated_at = ?, model = ?, dims = ?,"
                 " vectors = ? WHERE tenant = ? AND seq = ?",
@@ -219,6 +218,36 @@ class SqlItems:
                 _bump(conn, tenant)
                 after = before + 1
         return Applied(before, after, written, deleted)
+
+    def insert_rows(self, tenant: str, rows: Sequence[ItemRow]) -> None:
+        """Insert rows as they were (seq, times, vectors): an import's write.
+
+        For a tenant holding no items: a seq or key it holds is refused by the
+        table's keys. Joins the caller's transaction, if it has one.
+        """
+        tenant = require_tenant(tenant)
+        if not rows:
+            return
+        values = []
+        for row in rows:
+            vectors = row.vectors
+            values.append(
+                (
+                    tenant,
+                    row.seq,
+                    namespace_text(row.namespace),
+                    row.key,
+                    row.value,
+                    encode_time(row.created_at),
+                    encode_time(row.updated_at),
+                    row.model,
+                    0 if vectors is None else int(vectors.shape[1]),
+                    None if vectors is None else _pack(vectors),
+                )
+            )
+        with self._db.write() as conn:
+            conn.executemany(_INSERT, values)
+            _bump(conn, tenant)
 
     def close(self) -> None:
         """Release the database connection."""

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from memlab_cli.main import main
-from memory_lab import ManualClock, MemoryConfig, MemoryEngine, recipe
+from memory_lab import ManualClock, Memory, MemoryConfig, MemoryEngine, recipe
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import ThreadMarks
 from memory_lab.owner.export import export_tenant
@@ -66,7 +66,8 @@ def _snapshots(path: Path, tenant: str = TENANT) -> list[dict]:
 
 def _build(path: Path) -> None:
     """Two threads over two days and a week later, so every kind of record exists."""
-    engine = _engine(path, ManualClock(T0))
+    clock = ManualClock(T0)
+    engine = _engine(path, clock)
     for i, text in enumerate(TALK):
         engine.ingest(
             TENANT, [msg(i, text, tenant=TENANT, at=T0 + timedelta(hours=3 * i))]
@@ -100,6 +101,11 @@ def _build(path: Path) -> None:
     engine.chats.trash(TENANT, trashed.thread, T0 + timedelta(days=9))
     # An episode in the trash: the copy must leave it out of reads too.
     engine.trash.trash_episode(TENANT, engine.episodes.get(TENANT)[0].id)
+    # Store items an agent keeps, one of them put twice (so its times differ).
+    items = Memory(engine, str(path)).items
+    items.put(TENANT, ("prefs",), "drink", {"text": "tea over coffee"})
+    clock.advance(timedelta(hours=1))
+    items.put(TENANT, ("prefs",), "drink", {"text": "tea, no sugar"})
     engine.close()
 
 
