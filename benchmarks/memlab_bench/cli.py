@@ -171,7 +171,14 @@ def run(args: argparse.Namespace) -> int:
         else "quick"
     ]
     models = getattr(args, "models", None)
-    results = measure(mode, args.seed, args.out, llm=models.llm if models else None)
+    settings = getattr(args, "settings", None)
+    results = measure(
+        mode,
+        args.seed,
+        args.out,
+        llm=models.llm if models else None,
+        locomo=settings.locomo if settings else None,
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"bench-{mode.name}"
     stem.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
@@ -271,11 +278,18 @@ def _run_ingest_scaling(out: Path, seed: int) -> int:
     return 0
 
 
-def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) -> dict:
+def measure(
+    mode: Mode,
+    seed: int,
+    out: Path,
+    llm: LLMSettings | None = None,
+    locomo: Path | None = None,
+) -> dict:
     """Every benchmark of `mode`, under one progress display.
 
     `llm` puts the LLM brain behind the recipes' ingest benchmark; the other
-    stages measure the stores and retrieval, which no brain touches.
+    stages measure the stores and retrieval, which no brain touches. `locomo` is
+    the development split's file (MEMORY_LAB_LOCOMO), as the main job reads it.
     """
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -387,7 +401,9 @@ def measure(mode: Mode, seed: int, out: Path, llm: LLMSettings | None = None) ->
             from memlab_bench.locomo import time_locomo_eval
 
             advance("LoCoMo dev eval")
-            results["locomo_eval"] = time_locomo_eval(out / "locomo-eval")
+            results["locomo_eval"] = time_locomo_eval(
+                out / "locomo-eval", **({"dataset": locomo} if locomo else {})
+            )
             lap("locomo_eval")
         if "mcp" in mode.stages:
             from memlab_bench.mcp_stage import run_mcp

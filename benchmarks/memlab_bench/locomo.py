@@ -8,9 +8,12 @@ import sys
 import time
 from pathlib import Path
 
+from memlab_evals.cli import LOCOMO_DEV
 from memlab_evals.systems import pick
 
-DATASET = Path("/work/shared/datasets/locomo/locomo10_dev.json")
+DATASET = LOCOMO_DEV
+"""Where the main job finds the development split too; MEMORY_LAB_LOCOMO names
+another file."""
 SYSTEMS = ",".join(["A", "B", "C", *pick("full", "window", "rag-bm25")])
 """The recipes and the cheap baselines: the set the five-minute target is set on."""
 
