@@ -1,10 +1,12 @@
-"""``--plugin MODULE``: import modules that register triggers before a command runs.
+"""``--plugin MODULE``: import modules that register triggers or data sets first.
 
 A researcher's trigger lives in their own module (``my_triggers.py`` beside the
 notebook, or an installed package); naming it with ``--plugin`` makes its
 triggers recipes for that run, exactly like the built-in A, B, C and D. Installed
 distributions can instead declare a ``memory_lab.triggers`` entry point, which
-is loaded without a flag.
+is loaded without a flag. A module that calls `memlab_datasets.registry.register`
+makes its data set a name for ``--dataset NAME:PATH`` the same way (``datasets
+describe`` takes ``--plugin`` too, on its own sub-command).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Conversations with known truth, from two sources, in one set of records.
+"""Conversations with known truth, from several sources, in one set of records.
 
 Map:
 
@@ -8,6 +8,10 @@ Map:
 - `generator`: seeded synthetic conversations (`GeneratorConfig`, `generate`).
 - `domains`: what synthetic users talk about, and how they phrase it.
 - `locomo`: the LoCoMo loader (`load_locomo`) with audit corrections.
+- `longmemeval`: the LongMemEval loader (`load_longmemeval`), one conversation
+  per question.
+- `registry`: the named data sets ``--dataset NAME:ARGUMENT`` resolves through;
+  a plug-in adds one with `registry.register`.
 - `serialization`: JSONL round-trip (`save_jsonl`, `load_jsonl`).
 - `loading`: `load_dataset(spec)`, the entry point for evals, CLI and app.
 - `consistency`: checks that ground truth agrees with the transcript.
@@ -22,6 +26,7 @@ from memlab_datasets.consistency import conversation_problems, dataset_problems
 from memlab_datasets.generator import GeneratorConfig, generate
 from memlab_datasets.loading import load_dataset, parse_synthetic_spec
 from memlab_datasets.locomo import load_locomo
+from memlab_datasets.longmemeval import load_longmemeval
 from memlab_datasets.serialization import load_jsonl, save_jsonl
 from memlab_datasets.types import (
     AuditNote,
@@ -51,6 +56,7 @@ __all__ = [
     "load_dataset",
     "load_jsonl",
     "load_locomo",
+    "load_longmemeval",
     "parse_synthetic_spec",
     "save_jsonl",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
+from memlab_datasets import registry
 from memlab_datasets.generator import GeneratorConfig, generate
 from memlab_datasets.loading import load_dataset
 from memlab_datasets.serialization import save_jsonl
@@ -72,7 +73,17 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     )
     desc.add_argument(
         "path",
-        help="A .jsonl or LoCoMo .json file, 'synthetic[:k=v,...]' or 'locomo:PATH'.",
+        help="A .jsonl or LoCoMo .json file, or a registered data set: "
+        + registry.usages()
+        + " (and any name a --plugin module registers).",
+    )
+    desc.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="import MODULE first, so the data sets it registers can be named "
+        "(repeatable)",
     )
     desc.add_argument("--audit", help="LoCoMo audit file with answer-key fixes.")
     desc.add_argument(
@@ -115,6 +126,12 @@ def run_generate(args: argparse.Namespace) -> int:
 def run_describe(args: argparse.Namespace) -> int:
     """Print the dataset's counts as tables; 1 when it cannot be loaded."""
     try:
+        if args.plugin:
+            # The current folder first, as `python -m` would, so a module beside
+            # the user's notebook is found without installing it.
+            if "" not in sys.path:
+                sys.path.insert(0, "")
+            registry.load_plugins(args.plugin)
         dataset = load_dataset(
             args.path, audit=args.audit, apply_corrections=not args.no_corrections
         )

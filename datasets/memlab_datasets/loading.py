@@ -2,9 +2,11 @@
 
 A spec is one of:
 
-- ``synthetic`` or ``synthetic:seed=7,conversations=2,domain=coding`` (knobs of
-  `GeneratorConfig`, dashes or underscores);
-- ``locomo:PATH`` for a LoCoMo JSON file;
+- ``NAME:ARGUMENT`` for a data set in the registry (`memlab_datasets.registry`):
+  ``synthetic`` or ``synthetic:seed=7,conversations=2,domain=coding`` (knobs of
+  `GeneratorConfig`, dashes or underscores), ``locomo:PATH`` for a LoCoMo JSON
+  file, ``longmemeval:PATH[:options]`` for a LongMemEval file, or any name a
+  plug-in registered;
 - a PATH: ``.jsonl`` is this package's format, ``.json`` is checked for LoCoMo's
   shape.
 """
@@ -15,8 +17,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from memlab_datasets import registry
 from memlab_datasets.generator import GeneratorConfig, generate
 from memlab_datasets.locomo import load_locomo, looks_like_locomo, read_json
+from memlab_datasets.longmemeval import load_longmemeval_spec
+from memlab_datasets.registry import LoadOptions
 from memlab_datasets.serialization import load_jsonl
 from memlab_datasets.types import Dataset
 from memory_lab.errors import DatasetError
@@ -42,15 +47,19 @@ def load_dataset(
     """
     spec = spec.strip()
     name, argument = named_dataset(spec)
-    if name == "synthetic":
-        return generate(parse_synthetic_spec(spec))
-    if name == "locomo":
-        return load_locomo(argument, audit, apply_corrections)
+    if name is not None:
+        kind = registry.get(name)
+        if kind is not None:
+            options = LoadOptions(
+                audit=Path(audit) if audit is not None else None,
+                apply_corrections=apply_corrections,
+            )
+            return registry.load(kind, argument, options)
     path = Path(spec)
     if not path.exists():
         raise DatasetError(
             f"{spec}: no such file; use a .jsonl or LoCoMo .json path, "
-            "'synthetic[:knob=value,...]' or 'locomo:PATH'"
+            f"or one of {registry.usages()}"
         )
     if path.suffix == ".jsonl":
         return load_jsonl(path)
@@ -62,20 +71,21 @@ def load_dataset(
 
 
 def named_dataset(spec: str) -> tuple[str | None, str]:
-    """('synthetic', knobs) or ('locomo', path) for a named spec; (None, spec) else.
+    """(name, argument) for a spec naming a registered data set; (None, spec) else.
 
-    Specs follow the grammar of `memory_lab.recipes` (``NAME:arguments``); any
-    other text is a file path, colons and all.
+    ``synthetic:seed=7`` -> ('synthetic', 'seed=7'); ``locomo:PATH`` ->
+    ('locomo', 'PATH'). Specs follow the grammar of `memory_lab.recipes`
+    (``NAME:arguments``); a name nobody registered, or a bare name whose data set
+    needs an argument, leaves the text a file path, colons and all.
     """
     try:
         name, argument = split_spec(spec)
     except ValueError:
         return None, spec
-    if name == "synthetic":
-        return name, argument or ""
-    if name == "locomo" and argument:
-        return name, argument
-    return None, spec
+    kind = registry.get(name) if name else None
+    if kind is None or (kind.needs_argument and not argument):
+        return None, spec
+    return kind.name, argument or ""
 
 
 def parse_synthetic_spec(spec: str) -> GeneratorConfig:
@@ -95,3 +105,42 @@ def parse_synthetic_spec(spec: str) -> GeneratorConfig:
         valid = ", ".join(GeneratorConfig.model_fields)
         where = ".".join(str(p) for p in first["loc"])
         raise DatasetError(f"{spec}: {where}: {first['msg']} (knobs: {valid})") from exc
+
+
+# --- the built-ins ----------------------------------------------------------------
+# Registered here rather than in the registry, which imports none of the loaders.
+
+
+def _load_synthetic(argument: str, options: LoadOptions) -> Dataset:
+    return generate(
+        parse_synthetic_spec(f"synthetic:{argument}" if argument else "synthetic")
+    )
+
+
+def _load_locomo(argument: str, options: LoadOptions) -> Dataset:
+    return load_locomo(argument, options.audit, options.apply_corrections)
+
+
+def _load_longmemeval(argument: str, options: LoadOptions) -> Dataset:
+    return load_longmemeval_spec(argument)
+
+
+registry.register(
+    "synthetic",
+    "Seeded synthetic conversations with planted facts, updates and traps.",
+    _load_synthetic,
+    usage="synthetic[:knob=value,...]",
+    needs_argument=False,
+)
+registry.register(
+    "locomo",
+    "A LoCoMo JSON file (Maharana et al., 2024), with optional audit fixes.",
+    _load_locomo,
+    usage="locomo:PATH",
+)
+registry.register(
+    "longmemeval",
+    "A LongMemEval JSON file (Wu et al., 2024): one conversation per question.",
+    _load_longmemeval,
+    usage="longmemeval:PATH[:limit=N,question_type=T,sample=N,seed=S]",
+)

@@ -11,12 +11,19 @@ import hashlib
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from memlab_datasets.categories import ProbeKind
 from memory_lab.types import Message
 
-Source = Literal["synthetic", "locomo"]
+Source = Literal["synthetic", "locomo", "longmemeval"]
 TrapKind = Literal[
     "hypothetical", "question", "joke", "third_party", "rejected_suggestion"
 ]
@@ -83,6 +90,28 @@ class Probe(Record):
         default=False, description="Whether answer/evidence hold the audit's fix."
     )
     audit: AuditNote | None = None
+    evidence_sessions: list[str] = Field(
+        default_factory=list,
+        description="Session ids that hold the answer, when the source names them "
+        "(LongMemEval's answer_session_ids).",
+    )
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unset_additions(
+        self, handler: SerializerFunctionWrapHandler
+    ) -> dict[str, Any]:
+        # Fields added after files were first written are left out while unset,
+        # so those files' lines, and the content hashes of every older dataset,
+        # stay byte for byte what they were.
+        data = handler(self)
+        for name in PROBE_ADDED:
+            if name in data and not data[name]:
+                del data[name]
+        return data
+
+
+PROBE_ADDED: tuple[str, ...] = ("evidence_sessions",)
+"""Probe fields added later, with empty defaults; dumped only when set."""
 
 
 class GoldFact(Record):
