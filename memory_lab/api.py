@@ -9,7 +9,8 @@
 
 A location is a folder (SQLite and a Chroma folder inside it), `":memory:"`
 (nothing kept after `close`) or a `postgresql://` URL (the episode index then
-lives on the Chroma server `episodes=` names, else in this process). The same
+lives on the Chroma server `episodes=` names, in `folder=`, else in this
+process). The same
 location means the same memory to every command: `replay --data`, `export`,
 `purge`, the app and `memory-lab mcp`.
 
@@ -88,10 +89,10 @@ def parse_location(
             return (Path(folder) if folder is not None else None), spec
         except ValueError as err:
             raise LocationError(f"location {text!r}: {err}") from None
-    folder = Path(text).expanduser()
-    if folder.exists() and not folder.is_dir():
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
         raise LocationError(f"location {text!r} is a file, not a folder")
-    return folder, StoreSpec(episodes=episodes)
+    return path, StoreSpec(episodes=episodes)
 
 
 class Memory(MemoryViews, OwnerControl):
