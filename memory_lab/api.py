@@ -47,8 +47,6 @@ from memory_lab.types import (
 )
 
 if TYPE_CHECKING:
-    from langchain_core.tools import BaseTool
-
     from memory_lab.items import ItemStore
 
 MEMORY = ":memory:"
@@ -409,7 +407,7 @@ class Memory(MemoryViews, OwnerControl):
             raise KeyError(f"fact_id: no fact {fact_id!r} for tenant {tenant!r}")
         return fact
 
-    def tools(self, tenant: str) -> list[BaseTool]:
+    def tools(self, tenant: str) -> list[Any]:
         """The memory tools bound to `tenant`, as LangChain tools for an agent.
 
         memory_save, memory_update, memory_forget, memory_confirm, memory_list,
