@@ -14,6 +14,16 @@ from memory_lab.types import FactCandidate, Message
 T0 = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 
 
+LOCATION_ENV = ("MEMORY_LAB_STORE", "MEMORY_LAB_EPISODES_STORE", "MEMORY_LAB_DATA")
+"""The variables that point a command at servers or a data folder."""
+
+
+def without_location_env(env) -> None:
+    """Clear `LOCATION_ENV` on a MonkeyPatch: a command uses the folder given."""
+    for name in LOCATION_ENV:
+        env.delenv(name, raising=False)
+
+
 def msg(
     i: int,
     text: str | None = None,

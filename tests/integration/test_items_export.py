@@ -19,7 +19,7 @@ from memlab_cli.main import main
 from memory_lab import ManualClock, Memory
 from memory_lab.adapters.langgraph import MemoryLabStore
 from memory_lab.owner.restore import read_export_file
-from tests.helpers import T0
+from tests.helpers import T0, without_location_env
 
 TENANT = "ada"
 NESTED = {"theme": "dark", "size": {"w": 3, "h": [1, 2.5]}, "tags": ["a", "é"]}
@@ -29,12 +29,7 @@ NESTED = {"theme": "dark", "size": {"w": 3, "h": [1, 2.5]}, "tags": ["a", "é"]}
 def source(tmp_path_factory) -> dict:
     """A folder with ada's items (two namespaces), a turn, and bob's item."""
     with pytest.MonkeyPatch.context() as env:
-        for name in (
-            "MEMORY_LAB_STORE",
-            "MEMORY_LAB_EPISODES_STORE",
-            "MEMORY_LAB_DATA",
-        ):
-            env.delenv(name, raising=False)
+        without_location_env(env)
         root = tmp_path_factory.mktemp("items")
         folder = root / "a"
         clock = ManualClock(T0)

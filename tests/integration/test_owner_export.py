@@ -31,7 +31,7 @@ from memory_lab.owner.restore import (
     restore_tenant,
 )
 from memory_lab.stores.locations import StoreSpec
-from tests.helpers import T0, msg
+from tests.helpers import T0, msg, without_location_env
 
 TENANT = "alice"
 THREADS = ("main", "side")
@@ -121,12 +121,7 @@ def _import(data: Path, file: Path) -> int:
 def memory(tmp_path_factory) -> dict:
     """Memory A, its snapshots and its export (with no servers named by the env)."""
     with pytest.MonkeyPatch.context() as env:
-        for name in (
-            "MEMORY_LAB_STORE",
-            "MEMORY_LAB_EPISODES_STORE",
-            "MEMORY_LAB_DATA",
-        ):
-            env.delenv(name, raising=False)
+        without_location_env(env)
         root = tmp_path_factory.mktemp("owner")
         source = root / "a"
         _build(source)
