@@ -89,9 +89,25 @@ FILLER_OBJECTS = re.compile(
 NOT_PLACES = frozenset([*DAYS, *MONTHS, "i"])
 
 
+def _spellings(value: str) -> list[str]:
+    """A value's words, and runs of two or three of them written as one.
+
+    A known name is known however it is spaced or hyphenated: "VS Code",
+    "vs-code" and "vscode" are one editor, "Git Hub" one code host.
+    """
+    words = [w.lower() for w in re.findall(r"[\w+#-]+", value)]
+    parts = [p for w in words for p in w.split("-") if p]
+    joined = [
+        "".join(parts[i : i + n])
+        for n in (2, 3)
+        for i in range(len(parts) - n + 1)
+    ]
+    return [*words, *parts, *joined]
+
+
 def value_class(value: str) -> str | None:
     """The fixed slot a value belongs to (e.g. 'K3' -> 'accounting_standard')."""
-    words = [w.lower() for w in re.findall(r"[\w+#-]+", value)]
+    words = _spellings(value)
     for key, members in VALUE_CLASSES.items():
         if any(w in members for w in words):
             return key
