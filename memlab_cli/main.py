@@ -222,9 +222,11 @@ def _add_main(sub: argparse._SubParsersAction) -> None:
         "--extractor",
         choices=EXTRACTORS,
         default=DEFAULT_EXTRACTOR,
-        help="how the offline brain reads facts (default parse; rules is the "
-        "ablation: the pattern table alone). Runs go to MEMORY_LAB_RUNS as usual, "
-        "so point it elsewhere to keep both.",
+        help="how facts are read from turns (default parse; rules is the "
+        "ablation of the pattern table alone; none reads no facts, by the offline "
+        "brain or an LLM brain, so recipes keep turns alone, save for what memory "
+        "commands such as 'remember that ...' store). Runs go to MEMORY_LAB_RUNS "
+        "as usual, so point it elsewhere to keep both.",
     )
     p.set_defaults(func=_run_main)
 

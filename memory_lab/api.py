@@ -132,7 +132,8 @@ class Memory(MemoryViews, OwnerControl):
                 None keeps the config's (A without one).
             brain: An OpenAI-compatible endpoint; None is the offline brain
                 (a dependency parse plus a pattern table, no model).
-            extractor: How the offline brain reads facts ("parse" or "rules").
+            extractor: How facts are read from turns: "parse", "rules", or
+                "none" (no facts but what memory commands state).
             episodes: An `http://host:port` Chroma server for the episode index.
             folder: With a URL location, the folder that keeps what no server
                 holds (the episode index when `episodes` is not given).

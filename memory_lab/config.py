@@ -169,8 +169,8 @@ class WindowConfig(Frozen):
     )
 
 
-Extractor = Literal["parse", "rules"]
-"""How the offline brain reads facts from turns."""
+Extractor = Literal["parse", "rules", "none"]
+"""How the offline brain reads facts from turns; `none` reads none (an ablation)."""
 
 EXTRACTORS: tuple[Extractor, ...] = get_args(Extractor)
 DEFAULT_EXTRACTOR: Extractor = "parse"
@@ -774,8 +774,11 @@ class MemoryConfig(Frozen):
     extractor: Extractor = Field(
         default=DEFAULT_EXTRACTOR,
         description="How the offline brain reads facts: `parse` (a dependency "
-        "parse, with the rules for instructions and corrections) or `rules` (the "
-        "pattern table alone, for ablations).",
+        "parse, with the rules for instructions and corrections), `rules` (the "
+        "pattern table alone, for ablations) or `none` (no facts read from turns, "
+        "by the offline brain or an LLM brain, so memory is turns alone; memory "
+        "commands such as 'remember that ...' still store, correct and forget "
+        "facts, a remembered statement kept as a note in the user's words).",
     )
 
     @model_validator(mode="after")

@@ -100,7 +100,11 @@ def make_brain(
     from memory_lab.brains.llm.brain import OpenAICompatBrain
 
     return OpenAICompatBrain(
-        config.llm, fallback=rules, counter=counter, facts=config.facts
+        config.llm,
+        fallback=rules,
+        counter=counter,
+        facts=config.facts,
+        read_facts=config.extractor != "none",
     )
 
 

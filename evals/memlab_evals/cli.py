@@ -104,9 +104,11 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
         "--extractor",
         choices=EXTRACTORS,
         default=DEFAULT_EXTRACTOR,
-        help="how the offline brain reads facts: parse (a dependency parse, with "
-        "the rules for instructions and corrections) or rules (the pattern table "
-        "alone, for ablations)",
+        help="how facts are read from turns: parse (a dependency parse, with "
+        "the rules for instructions and corrections), rules (the pattern table "
+        "alone, for ablations) or none (no facts read, by the offline brain or "
+        "an LLM brain: turns alone, save for what memory commands such as "
+        "'remember that ...' store)",
     )
     p.add_argument(
         "--ragas",
@@ -542,7 +544,7 @@ def main_job(
     goes to RUNS/main-<dataset>-<budget>/, and the goal across them (best recipe
     against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
     `models`, recipes use its brain; `extractor="rules"` is the ablation of the
-    offline brain's fact reading. Triggers the `plugins` register run beside A, B
+    offline brain's fact reading, and `"none"` that of facts altogether. Triggers the `plugins` register run beside A, B
     and C.
     """
     telemetry_off()

@@ -301,7 +301,7 @@ def run_evals(
         llm: The LLM brain for memory recipes; None keeps the rule-based brain.
         stores: Servers for the memory recipes' stores; each unit keeps to a
             namespace of its own under this run's, so none sees another's memory.
-        extractor: How the offline brain reads facts: `parse` or `rules`.
+        extractor: How facts are read: `parse`, `rules` or `none`.
         plugins: Modules that register triggers; worker processes import them
             before their first unit (a trigger defined in a notebook cell runs
             with one worker, in this process).

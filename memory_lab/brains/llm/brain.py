@@ -83,6 +83,8 @@ class OpenAICompatBrain:
             `RuleBasedBrain`. Its notes are passed on after ours.
         counter: Token counter that holds summaries to their budget.
         facts: Fact vocabulary; proposals outside it are refused.
+        read_facts: False for the `none` extractor: no turn is sent to be read
+            for facts, so an ablation of facts holds with a model as the brain.
         monotonic: Time source of the circuit breaker (tests inject one).
     """
 
@@ -93,9 +95,11 @@ class OpenAICompatBrain:
         counter: TokenCounter | None = None,
         *,
         facts: FactConfig | None = None,
+        read_facts: bool = True,
         monotonic: Callable[[], float] | None = None,
     ) -> None:
         self.settings = settings
+        self._read_facts = read_facts
         self.fallback = fallback
         self._counter = counter or default_counter()
         self._categories = tuple((facts or FactConfig()).categories)
@@ -215,8 +219,10 @@ class OpenAICompatBrain:
         """Facts the user's turns state, each grounded in the turn it cites.
 
         Proposals their cited turn does not back are refused with a
-        `fact_rejected` note.
+        `fact_rejected` note. Without `read_facts`, nothing, and no call.
         """
+        if not self._read_facts:
+            return BrainResult([])
         turns = readable_turns(
             messages, include_assistant=self.settings.extract_from_assistant
         )

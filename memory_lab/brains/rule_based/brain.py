@@ -36,7 +36,8 @@ class RuleBasedBrain:
     Args:
         extractor: `parse` reads facts from a dependency parse (with the rules
             for instructions, constraints and corrections); `rules` is the
-            pattern table alone, kept for ablations.
+            pattern table alone, kept for ablations; `none` reads no facts, the
+            ablation that measures what facts add over turns alone.
         counter: Measures summary budgets; the process-wide tiktoken counter when
             None, so budgets match what a model would be charged.
         categories: The fact vocabulary; candidates outside it are dropped, so a
@@ -83,8 +84,14 @@ class RuleBasedBrain:
     def extract(
         self, messages: Sequence[Message], *, known: Sequence[Fact] = ()
     ) -> BrainResult[list[FactCandidate]]:
-        """Facts the turns state, limited to the configured categories."""
+        """Facts the turns state, limited to the configured categories.
+
+        With `none`, nothing: a memory command's statement then finds no slot,
+        and the command keeps it as a note in the user's words.
+        """
         categories = self._facts.categories
+        if self._extractor == "none":
+            return BrainResult([])
         if self._extractor == "parse":
             from memory_lab.brains.parsed.merge import merged_candidates
 
