@@ -1,5 +1,8 @@
 """The facts block's lines under category headers, chosen in rank order.
 
+Each fact is one line, its sentence (`facts.phrasing`: "You live in a flat near
+the harbour") with "(unsure)" when it is hedged and the date it holds from.
+
 Which facts show is decided by rank (instructions, then what the question asks,
 then the core), as before; only their display is grouped: headers in the order
 `FactConfig.groups` gives, the facts whose category no group lists under
@@ -12,14 +15,20 @@ Pure: identical inputs give identical lines.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from memory_lab.config import AssemblyConfig, FactConfig
+from memory_lab.facts.phrasing import fact_sentence
 from memory_lab.text import escape_data
 from memory_lab.tokens import TokenCounter
+from memory_lab.types import Fact
 
 FACT_MARK = "- "
 """Every fact line starts with it and no header does (`plain_header`)."""
+
+HISTORICAL_AFTER = timedelta(days=365)
+"""A decision older than this is shown as historical: it may no longer stand."""
 
 
 class FactRow(NamedTuple):
@@ -28,6 +37,21 @@ class FactRow(NamedTuple):
     line: str
     fact_id: str
     header: str
+
+
+def fact_line(fact: Fact, hedged: bool, now: datetime) -> str:
+    """`- <sentence> (since DATE)`, without its category: the header says it.
+
+    A `[category]` tag on every line cost 3-4 tokens, a fifth of a typical fact
+    line; the header costs as much once for all the facts under it. The date is
+    when the fact holds from, the statement's own date when it gave one.
+    """
+    mark = " (unsure)" if hedged else ""
+    since = fact.valid_from.date().isoformat()
+    old = now - fact.valid_from > HISTORICAL_AFTER
+    historical = fact.category == "decision" and old
+    when = f"historical, decided {since}" if historical else f"since {since}"
+    return f"{FACT_MARK}{fact_sentence(fact)}{mark} ({when})"
 
 
 def header_line(header: str) -> str:

@@ -31,17 +31,21 @@ def _fact(**kw) -> Fact:
     return Fact(**fields)
 
 
-def test_the_summary_is_key_and_value_on_one_line():
+def test_the_summary_is_the_facts_sentence_on_one_line():
     fact = _fact(value="Swedish,\n  then   English")
-    assert fact_summary(fact) == "reply language: Swedish, then English"
-    assert fact_summary(fact.model_copy(update={"evidence": "x"})) == fact_summary(fact)
+    assert fact_summary(fact) == "Replies should be in Swedish, then English"
+    # The evidence says how the verb was said; the value is the row's.
+    adopted = _fact(key="adopt.puppy", value="puppy", evidence="We adopted a puppy!")
+    assert fact_summary(adopted) == "You adopted a puppy"
+    said = adopted.model_copy(update={"evidence": "We're adopting a puppy"})
+    assert fact_summary(said) == "You are adopting a puppy"
 
 
 def test_a_long_value_is_cut_to_the_cap_and_marked():
     counter = default_counter()
     long = " ".join(f"item{i}" for i in range(200))
     summary = fact_summary(_fact(value=long))
-    assert summary.startswith("reply language: item0 item1")
+    assert summary.startswith("Replies should be in item0 item1")
     assert summary.endswith(CUT)
     assert counter.count(summary) <= SUMMARY_TOKENS
     assert "\n" not in summary
@@ -102,6 +106,6 @@ def test_the_save_tool_keeps_a_detail_as_the_body():
         )
         row = engine.facts.store.get("t1", event["refs"][0])
         assert row.body == "chosen over MySQL for its JSON support"
-        assert row.detail == row.body and fact_summary(row) == "database: Postgres"
+        assert row.detail == row.body and fact_summary(row) == "Your database is Postgres"
     finally:
         engine.close()
