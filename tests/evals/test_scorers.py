@@ -20,7 +20,7 @@ from memlab_evals.scorers import (
     source_of,
     stale_answer,
 )
-from memlab_evals.scorers.text import fact_lines, mentions
+from memlab_evals.scorers.text import fact_lines, key_matches, mentions
 
 TURNS = {
     "m1": "I just moved to Gothenburg for a new job at Volvo.",
@@ -295,6 +295,43 @@ def test_stale_answer_reads_a_grouped_facts_block():
     assert stale_answer.score(case(update(new))) == 0.0
 
 
+def test_fact_lines_read_sentence_lines_and_their_keys_by_word():
+    context = (
+        '<memory type="facts">\nKnowledge:\n- Your rent budget is 900 (since '
+        "2025-01-01)\n- Melanie lives in a flat near the harbour (unsure) (since "
+        "2025-01-01)\n- home city: Oslo (since 2025-01-01)\nDecisions:\n- You "
+        "chose K2 (historical, decided 2023-01-01)\n</memory>"
+    )
+    lines = fact_lines(context)
+    assert [(x.category, x.value) for x in lines] == [
+        ("knowledge", "Your rent budget is 900"),
+        ("knowledge", "Melanie lives in a flat near the harbour"),
+        ("knowledge", "home city: Oslo"),
+        ("decisions", "You chose K2"),
+    ]
+    assert all(x.sentence for x in lines)
+    rent = lines[0]
+    assert key_matches(rent, "budget.rent") and key_matches(rent, "rent_budget")
+    assert not key_matches(rent, "budget.food") and not key_matches(rent, "car")
+    assert key_matches(lines[2], "home_city")
+
+
+def test_stale_answer_reads_a_facts_block_of_sentences():
+    window = '<memory type="window">\nuser (5 Mar 2025): I live in Malmo\n</memory>'
+    facts = (
+        '<memory type="facts">\nKnowledge:\n- Your home city is {} (since 2025-03-01)\n'
+    )
+    old = facts.format("Gothenburg") + "</memory>\n\n" + window
+    new = facts.format("Malmo") + "</memory>\n\n" + window
+    keyed = update(old).model_copy(update={"fact_keys": ["home_city"]})
+    other = update(old).model_copy(update={"fact_keys": ["employer"]})
+    assert stale_answer.score(case(update(old))) == 1.0
+    assert stale_answer.score(case(keyed)) == 1.0
+    # Another key's line does not count; the new value is then in the context.
+    assert stale_answer.score(case(other)) == 0.0
+    assert stale_answer.score(case(update(new))) == 0.0
+
+
 # -- abstention_violation_rate -----------------------------------------------
 
 
@@ -327,6 +364,24 @@ def test_synthetic_abstention_counts_facts_lines_not_raw_trap_turns():
     plain = raw.model_copy(update={"adversarial_answer": None})
     assert math.isnan(abstention.score(case(plain)))
     assert math.isnan(abstention.score(case(probe("x"))))
+
+
+def test_synthetic_abstention_reads_a_sentence_facts_line():
+    said = probe(
+        '<memory type="facts">\nPreferences:\n- You like oat milk (since '
+        "2025-01-01)\n</memory>",
+        kind="abstention",
+        category=5,
+        answer="not known",
+        adversarial_answer="oat milk",
+    )
+    assert abstention.score(case(said)) == 1.0
+    keyed = said.model_copy(
+        update={"adversarial_answer": None, "fact_keys": ["likes.oat_milk"]}
+    )
+    assert abstention.score(case(keyed)) == 1.0
+    elsewhere = keyed.model_copy(update={"fact_keys": ["dog_name"]})
+    assert abstention.score(case(elsewhere)) == 0.0
 
 
 # -- hallucinated_memory_rate ------------------------------------------------

@@ -19,7 +19,7 @@ from memlab_evals.scorers.base import ProbeCase
 from memlab_evals.scorers.text import fact_lines, key_matches, mentions
 
 NAME = "abstention_violation_rate"
-VERSION = "2"
+VERSION = "3"
 HIGHER_IS_BETTER = False
 
 

@@ -16,7 +16,7 @@ from memlab_evals.scorers.base import ProbeCase
 from memlab_evals.scorers.text import fact_lines, key_matches, mentions
 
 NAME = "stale_answer_rate"
-VERSION = "2"
+VERSION = "3"
 HIGHER_IS_BETTER = False
 
 

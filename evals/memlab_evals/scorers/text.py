@@ -42,6 +42,10 @@ _FACT_LINE = re.compile(
 _GROUPED_FACT_LINE = re.compile(
     r"^- (?P<body>.+?) = (?P<value>.*?)(?: \(unsure\))?(?: \(since [^)]*\))?\s*$"
 )
+_SENTENCE_FACT_LINE = re.compile(
+    r"^- (?P<sentence>.+?)(?: \(unsure\))?"
+    r"(?: \((?:since|historical, decided) [^)]*\))?\s*$"
+)
 _FACTS_OPEN = '<memory type="facts">'
 _BLOCK_CLOSE = "</memory>"
 
@@ -85,12 +89,18 @@ def mentions(text: str, value: str) -> bool:
 
 @dataclass(frozen=True)
 class FactLine:
-    """One `- key = value (since DATE)` line of an injected facts block."""
+    """One fact line of an injected facts block.
+
+    Either `- key = value (since DATE)`, or a sentence (`- Your home city is Oslo
+    (since DATE)`), which names no key apart from its value: both `key` and
+    `value` are then the whole sentence, and `sentence` is set.
+    """
 
     category: str
     """The line's `[category]` tag, or the header it is listed under."""
     key: str
     value: str
+    sentence: bool = False
 
 
 def fact_lines(context: str) -> list[FactLine]:
@@ -100,10 +110,10 @@ def fact_lines(context: str) -> list[FactLine]:
     being asserted as the current value. Two layouts are read: lines tagged
     `- [category] key = value` anywhere (episode lines also start with a bracket,
     but theirs holds a timespan, which the one-word category pattern rejects), and
-    untagged lines under `Header:` lines inside a `<memory type="facts">` block.
-    The block's tags are found before unescaping, so a turn quoting them cannot
-    open or close one. The subject prefix ("Name: key") is kept in `key`; callers
-    use `key_matches`.
+    untagged lines under `Header:` lines inside a `<memory type="facts">` block,
+    as `key = value` or as a sentence. The block's tags are found before
+    unescaping, so a turn quoting them cannot open or close one. The subject
+    prefix ("Name: key") is kept in `key`; callers use `key_matches`.
     """
     lines = []
     in_facts, header = False, ""
@@ -125,15 +135,34 @@ def fact_lines(context: str) -> list[FactLine]:
         if not in_facts:
             continue
         grouped = _GROUPED_FACT_LINE.match(raw)
+        sentence = None if grouped else _SENTENCE_FACT_LINE.match(raw)
         if grouped:
             lines.append(FactLine(header, grouped["body"].strip(), grouped["value"]))
+        elif sentence:
+            said = sentence["sentence"].strip()
+            lines.append(FactLine(header, said, said, sentence=True))
         elif not raw.startswith("-") and raw.endswith(":"):
             header = raw[:-1].strip().lower()
     return lines
 
 
+def _bare(word: str) -> str:
+    """A word without a final "s", so "likes" and "like" meet."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
 def key_matches(line: FactLine, key: str) -> bool:
-    """Whether a facts line is about fact key `key` (assembly renders _ as spaces)."""
+    """Whether a facts line is about fact key `key` (assembly renders _ as spaces).
+
+    A sentence line is about a key when it holds every word of the key, in any
+    order and with or without a final "s" ("Your rent budget is 900" for
+    `budget.rent`, "You like oat milk" for `likes.oat_milk`); it cannot say which
+    of its words are the key's, so this reads a little wider than `key = value`.
+    """
+    if line.sentence:
+        said = {_bare(w) for w in normalise(line.key).split()}
+        spoken = normalise(key.replace("_", " ").replace(".", " ")).split()
+        return {_bare(w) for w in spoken} <= said
     spoken = normalise(key.replace("_", " "))
     body = normalise(line.key)
     return body == spoken or body.endswith(f" {spoken}")
