@@ -437,12 +437,14 @@ def score_dir(
     log: RunLog | None = None,
     probes: pd.DataFrame | None = None,
 ) -> int:
-    """Score a stored run (or the one given) and write summary.csv and report.md.
+    """Score a stored run (or the one given): summary.csv, probes.csv, report.md.
 
     Answers and verdicts are read from the log; scoring never calls a model. The
-    probes are scored once (`probes`, when the caller has them) for both files.
+    probes are scored once (`probes`, when the caller has them) for every file;
+    probes.csv keeps them one by one, so runs can be compared paired.
     """
     from memlab_evals.reports.aggregate import probe_scores, summarize
+    from memlab_evals.reports.probe_file import write_probe_scores
     from memlab_evals.reports.report import print_table, write_report
 
     if log is None:
@@ -453,9 +455,12 @@ def score_dir(
     probes = probe_scores(log) if probes is None else probes
     summary = summarize(log, probes)
     summary.to_csv(out / "summary.csv", index=False)
+    kept = write_probe_scores(probes, out)
     write_report(log, summary, out, probes)
     print_table(summary, log=log)
-    print(f"wrote {out / 'run.json'}, {out / 'summary.csv'}, {out / 'report.md'}")
+    print(
+        f"wrote {out / 'run.json'}, {out / 'summary.csv'}, {kept}, {out / 'report.md'}"
+    )
     if gate is None:
         return 0
     return _gate(summary, gate)
@@ -544,8 +549,8 @@ def main_job(
     goes to RUNS/main-<dataset>-<budget>/, and the goal across them (best recipe
     against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
     `models`, recipes use its brain; `extractor="rules"` is the ablation of the
-    offline brain's fact reading, and `"none"` that of facts altogether. Triggers the `plugins` register run beside A, B
-    and C.
+    offline brain's fact reading, and `"none"` that of facts altogether. Triggers
+    the `plugins` register run beside A, B and C.
     """
     telemetry_off()
     datasets = main_datasets(locomo)
