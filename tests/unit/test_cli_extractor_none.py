@@ -46,7 +46,7 @@ def test_main_hands_none_to_the_job(monkeypatch, tmp_path):
 
 
 @pytest.mark.slow
-def test_an_eval_with_none_logs_it_and_stores_no_facts(tmp_path):
+def test_an_eval_with_none_logs_and_reports_it_and_stores_no_facts(tmp_path):
     out = tmp_path / "run"
     spec = "synthetic:conversations=1,sessions=2,turns_per_session=8"
     argv = ["eval", "--dataset", spec, "--systems", "A", "--budget", "300"]
@@ -54,3 +54,5 @@ def test_an_eval_with_none_logs_it_and_stores_no_facts(tmp_path):
     log = json.loads((out / "run.json").read_text())
     assert log["config"]["memory"]["extractor"] == "none"
     assert [c["stored_facts"] for c in log["conversations"]] == [[]]
+    report = (out / "report.md").read_text()
+    assert "- facts read from turns by: `none`" in report.splitlines()

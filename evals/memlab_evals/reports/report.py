@@ -465,6 +465,9 @@ def _config_lines(log: RunLog) -> list[str]:
         f"- judge: {c.judge or UNSCORED}",
         *llm_lines(log),
     ]
+    if c.recipes and "extractor" in c.memory:
+        # Which runs kept facts at all: `none` is the ablation of them.
+        lines.append(f"- facts read from turns by: `{c.memory['extractor']}`")
     for name, params in c.recipes.items():
         lines.append(f"- recipe `{name}`: `{params}`")
     versions = log.scorers or {}
