@@ -324,6 +324,27 @@ class FactConfig(Frozen):
         "(measured with the local MiniLM: paraphrases 0.73-0.89, distinct facts "
         "at most 0.61).",
     )
+    same_quantity_threshold: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="A stated change of an amount ('it's $50 a week now') "
+        "updates the stored amount of the same units and period whose 'key: "
+        "value' text, numbers masked, is most alike, at or above this cosine "
+        "similarity (local MiniLM: 'budget' against 'spend limit takeaways' "
+        "0.72, against 'spend limit extras' 0.79; 'budget eating' against 'spend "
+        "limit eating out' 0.54).",
+    )
+    changed_kind_threshold: float = Field(
+        default=0.28,
+        ge=0.0,
+        le=1.0,
+        description="A stated change of another value ('more into jazz lately') "
+        "updates the same category's stored value most alike in meaning, at or "
+        "above this cosine similarity of the values (local MiniLM: genres of "
+        "music 0.29-0.48, a genre against a dish 0.16-0.21, two pastimes 0.25; "
+        "a thin margin).",
+    )
     same_slot_threshold: float = Field(
         default=0.36,
         ge=0.0,

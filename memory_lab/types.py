@@ -175,6 +175,12 @@ class FactCandidate(Record):
         description="When the fact began to hold in the world, if the statement "
         "says so ('since March'); else the time of the message that stated it.",
     )
+    changes: bool = Field(
+        default=False,
+        description="The statement says a value changed ('it's $50 now', 'I "
+        "switched to X', 'more into X lately'): when its key holds nothing yet, it "
+        "updates the subject's stored value of the same kind under another key.",
+    )
 
 
 class Fact(Record):
@@ -372,6 +378,13 @@ class ContextBlock(Record):
     )
 
 
+class Replaced(Record):
+    """A value a question reached through a turn that stated it, and its successor."""
+
+    old: str = Field(description="The value as it stood before it changed.")
+    current: str = Field(description="The value in force now (its chain's end).")
+
+
 class ContextBundle(Record):
     """What the responder would be shown, block by block."""
 
@@ -379,6 +392,12 @@ class ContextBundle(Record):
     total_tokens: int
     budget: int
     hedged_fact_ids: list[str] = Field(default_factory=list)
+    replaced: list[Replaced] = Field(
+        default_factory=list,
+        description="For a question about the present: older values it reached "
+        "and the values that replaced them, so a responder answers with the "
+        "current one; empty for a question about the past.",
+    )
 
     @property
     def text(self) -> str:

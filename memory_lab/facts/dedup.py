@@ -28,6 +28,77 @@ def numbers_in(key: str, value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(set(re.findall(number, key)))), tuple(re.findall(number, value))
 
 
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def masked(text: str) -> str:
+    """A fact's text with its numbers as N: the slot and the unit, not the amount.
+
+    An update of an amount changes the number by definition, so two statements
+    of one budget differ exactly where embeddings barely look and the number
+    guard looks hardest; with the numbers masked, "budget: $N a month max" and
+    "spend limit extras: $N a month" compare as what they are.
+    """
+    return NUMBER.sub("N", text)
+
+
+_PERIOD = re.compile(
+    r"\b(?:(?:per|a|an|each|every)\s+(day|week|month|year|hour|night)|"
+    r"(dai|week|month|year|hour|night)ly|annual(?:ly)?)\b",
+    re.I,
+)
+_UNIT = re.compile(
+    r"[$€£¥]|\b(euro|dollar|pound|kr|sek|nok|usd|eur|gbp|percent|kg|km|mile|"
+    r"minute|hour|day|week|month|year)s?\b|%",
+    re.I,
+)
+
+
+def _period(text: str) -> str | None:
+    m = _PERIOD.search(text.replace("_", " "))
+    if m is None:
+        return None
+    word = (m.group(1) or m.group(2) or "year").lower()
+    return "day" if word == "dai" else word
+
+
+def same_shape(a: Fact | FactCandidate, b: Fact | FactCandidate) -> bool:
+    """Whether two amounts are said in the same units, and per the same period.
+
+    "$50 a week" and "$80 a week" are; "$50" and "50 minutes" are not. A period
+    is read from the value or the key ("weekly_grocery_budget"); when only one
+    side names one, the two may still be the same amount.
+    """
+    units = [
+        {
+            m.group(0).lower().rstrip("s")
+            for m in _UNIT.finditer(_PERIOD.sub("", f.value))
+        }
+        for f in (a, b)
+    ]
+    if units[0] != units[1]:
+        return False
+    periods = [_period(f"{f.key} {f.value}") for f in (a, b)]
+    return None in periods or periods[0] == periods[1]
+
+
+def listed(fact: Fact | FactCandidate) -> bool:
+    """Whether a key's qualifiers only repeat its value ("likes.jazz" = jazz)."""
+    qualifiers = {w for q in fact.key.lower().split(".")[1:] for w in q.split("_")}
+    return bool(qualifiers) and qualifiers <= set(fact.value.lower().split())
+
+
+def qualifiers_agree(a: str, b: str) -> bool:
+    """Whether two keys' qualifiers can name one slot: one has none, or one is shared.
+
+    Keys are a head, then qualifiers after dots ("budget.rent"); "budget" and
+    "spend_limit.extras" may be one slot, "budget.rent" and "budget.food" are not.
+    """
+    left = {w for q in a.lower().split(".")[1:] for w in q.split("_") if w}
+    right = {w for q in b.lower().split(".")[1:] for w in q.split("_") if w}
+    return not (left and right) or bool(left & right)
+
+
 def _same_value(a: str, b: str) -> bool:
     return " ".join(a.lower().split()) == " ".join(b.lower().split())
 
@@ -51,6 +122,8 @@ class MeaningMatcher:
         threshold: float,
         *,
         slot_threshold: float,
+        quantity_threshold: float = 1.0,
+        kind_threshold: float = 1.0,
         max_cached: int = 20_000,
     ) -> None:
         """Keep at most `max_cached` vectors, dropping the least recently used.
@@ -61,6 +134,8 @@ class MeaningMatcher:
         self._threshold = threshold
         self._max_cached = max_cached
         self._slot_threshold = slot_threshold
+        self._quantity_threshold = quantity_threshold
+        self._kind_threshold = kind_threshold
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _vectors_for(self, texts: Sequence[str]) -> list[np.ndarray]:
@@ -112,6 +187,53 @@ class MeaningMatcher:
             # makes the texts alike, so only the slots' own words can tell.
             return None
         return match
+
+    def changed(self, candidate: FactCandidate, active: Sequence[Fact]) -> Fact | None:
+        """The stored value a stated change replaces under another key, or None.
+
+        Only for a candidate that says it is a change (`FactCandidate.changes`).
+        An amount replaces an amount of the same shape (currency and period,
+        "$N a week"), the one whose text with numbers masked is most alike,
+        at or above `quantity_threshold`, and never one whose key's qualifiers
+        contradict (`budget.rent` is not `budget.food`). Any other value
+        replaces the same category's value most alike in meaning, at or above
+        `kind_threshold` ("more into jazz" after "I love folk music").
+        """
+        if not candidate.changes:
+            return None
+        amount = bool(NUMBER.search(candidate.value))
+        pool = [
+            f
+            for f in active
+            if f.subject == candidate.subject
+            and f.key != candidate.key
+            and "instruction" not in (f.category, candidate.category)
+            and not set(candidate.turn_ids) & set(f.turn_ids)
+            and (listed(candidate) or qualifiers_agree(candidate.key, f.key))
+            and (
+                same_shape(f, candidate) and bool(NUMBER.search(f.value))
+                if amount
+                else f.category == candidate.category and not NUMBER.search(f.value)
+            )
+        ]
+        if not pool:
+            return None
+        if amount:
+            texts = [masked(meaning_text(f.key, f.value)) for f in pool]
+            query = masked(meaning_text(candidate.key, candidate.value))
+            floor = self._quantity_threshold
+        else:
+            texts, query, floor = (
+                [f.value for f in pool],
+                candidate.value,
+                self._kind_threshold,
+            )
+        first, *others = self._vectors_for([query, *texts])
+        scored = [
+            (float(first @ v), f.id, f) for v, f in zip(others, pool, strict=True)
+        ]
+        best = max(scored, key=lambda s: (s[0], s[1]))
+        return best[2] if best[0] >= floor else None
 
     def _same_slot(self, a: str, b: str) -> bool:
         va, vb = self._vectors_for([slot_words(a), slot_words(b)])

@@ -18,7 +18,7 @@ from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import make_event
 from memory_lab.facts.active_view import ActiveView
-from memory_lab.facts.dedup import MeaningMatcher
+from memory_lab.facts.dedup import MeaningMatcher, listed
 from memory_lab.facts.folding import fold_plan
 from memory_lab.facts.key_family import family_match
 from memory_lab.facts.links import (
@@ -74,6 +74,8 @@ class FactMemory:
                 embedder,
                 config.same_meaning_threshold,
                 slot_threshold=config.same_slot_threshold,
+                quantity_threshold=config.same_quantity_threshold,
+                kind_threshold=config.changed_kind_threshold,
             )
         )
         self.events = events
@@ -301,6 +303,15 @@ class FactMemory:
                         candidate = candidate.model_copy(
                             update={"value": current.value}
                         )
+            if current is None and self.meaning is not None:
+                # A stated change ("it's $50 a week now") updates the stored
+                # value of its kind, however that was keyed.
+                current = self.meaning.changed(
+                    candidate, self.active(tenant, subject=candidate.subject, now=now)
+                )
+                if current is not None and not listed(candidate):
+                    # A listed key names its value ("likes.jazz"): it keeps its own.
+                    candidate = candidate.model_copy(update={"key": current.key})
             if current is not None and current.category != candidate.category:
                 # One key, one current value: a correction stated differently ("we
                 # switched to K3" after "we chose K2") keeps the stored category.

@@ -12,8 +12,14 @@ from collections.abc import Sequence
 
 from spacy.tokens import Span, Token
 
+from memory_lab.brains.parsed.change import signals_change
 from memory_lab.brains.parsed.clauses import Statement, statements
 from memory_lab.brains.parsed.facts import Reading, readings, relation_readings, slug
+from memory_lab.brains.parsed.frames import (
+    NAMING_VERBS,
+    frame_readings,
+    named_by_verb,
+)
 from memory_lab.brains.parsed.lexicon import ENDING_PHRASALS, ENDING_VERBS
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.rule_based.extraction.candidates import (
@@ -82,6 +88,7 @@ def _candidate(
     reading: Reading,
     sentence: Span,
     hedged: bool,
+    changes: bool = False,
 ) -> FactCandidate:
     return FactCandidate(
         category=reading.category,
@@ -94,6 +101,7 @@ def _candidate(
         session=message.session,
         turn_ids=[message.id],
         evidence=sentence.text.strip(),
+        changes=changes,
     )
 
 
@@ -120,18 +128,27 @@ def parse_candidates(
     for (message, speaker, _), doc in zip(readable, docs, strict=True):
         seen: set[tuple[str, str]] = set()
         for sentence in doc.sents:
-            for relation, name in relation_readings(sentence, speaker):
+            named = [*relation_readings(sentence, speaker), *named_by_verb(sentence)]
+            for relation, name in named:
                 reading = Reading("identity", f"{relation}.{slug(name.text)}", name)
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))
             for statement in statements(sentence, speaker):
+                if named and statement.verb.lemma_.lower() in NAMING_VERBS:
+                    continue  # the name was read as the relation's
                 ended = _ending(statement, [*prior, *found])
                 if ended is not None:
                     fact, words = ended
                     stated = [Reading(fact.category, fact.key, words)]
                 else:
-                    stated = readings(statement)
+                    framed = frame_readings(statement)
+                    spans = {(r.value.start, r.value.end) for r in framed}
+                    stated = [
+                        r
+                        for r in readings(statement)
+                        if (r.value.start, r.value.end) not in spans
+                    ] + framed
                 for reading in stated:
                     if not reading.value.text.strip():
                         continue
@@ -146,6 +163,7 @@ def parse_candidates(
                             reading,
                             sentence,
                             statement.hedged,
+                            ended is None and signals_change(statement),
                         )
                     )
     return found

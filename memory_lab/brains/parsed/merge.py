@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memory_lab.brains.parsed.change import sentence_signals_change
 from memory_lab.brains.parsed.extract import parse_candidates
+from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.rule_based.extraction import extract_candidates
 from memory_lab.brains.rule_based.extraction.corrections import FactLike
 from memory_lab.text import content_words
@@ -44,4 +46,20 @@ def merged_candidates(
     parsed = parse_candidates(messages, prior=[*prior, *ruled])
     known = [*prior, *ruled]
     kept = [p for p in parsed if not any(_same_words(p, r) for r in known)]
-    return [*ruled, *kept]
+    return [*_with_changes(ruled), *kept]
+
+
+def _with_changes(ruled: list[FactCandidate]) -> list[FactCandidate]:
+    """Rule readings marked when their sentence says a value changed.
+
+    The rules name the slot; whether the statement is a change ("lately I've
+    been more into jazz") is the parse's to tell.
+    """
+    sentences = [r.evidence for r in ruled]
+    docs = parse_many(sentences)
+    return [
+        r.model_copy(update={"changes": True})
+        if r.evidence and any(sentence_signals_change(s) for s in doc.sents)
+        else r
+        for r, doc in zip(ruled, docs, strict=True)
+    ]

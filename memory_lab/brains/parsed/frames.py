@@ -1,0 +1,179 @@
+"""Readings of common frames the verb and copula readers leave out.
+
+- "I'm into bouldering": the copula with "into" is a liking.
+- Ages: "I'm 34", "I'm 41 years old", "my son turned seven".
+- A role at a place of work in one clause: "I'm a line cook at Marrow" gives
+  the role (read by the copula reader) and the employer.
+- Adjectives of belonging: "I'm vegetarian", "we're both Catalan", a class
+  the person is in rather than a mood ("I'm tired" stays out).
+- Names given by a verb: "my daughter is called Ines", "we named the dog
+  Biscuit", "my cat's name is Miso" are the speaker's relation fact, valued by
+  the name, as "my daughter Ines" is.
+
+Each is read from the parse's structure; the small model's entity types are
+unreliable for names ("Marrow" tagged a date), so a proper noun is a name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from spacy.tokens import Span, Token
+
+from memory_lab.brains.parsed.clauses import Statement
+from memory_lab.brains.parsed.facts import Reading, key_word, slug, value_span
+from memory_lab.brains.parsed.lexicon import RELATION_NOUNS
+from memory_lab.brains.rule_based.extraction.vocabulary import value_class
+
+AGE_VERBS = frozenset({"turn", "be"})
+NAMING_VERBS = frozenset({"call", "name"})
+_FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
+"""Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
+"nervous", "sleepy"): not a class a person belongs to."""
+_PETS = frozenset("dog cat puppy kitten pet rabbit hamster horse parrot".split())
+
+
+def age_readings(statement: Statement) -> Iterator[Reading]:
+    """A person's age: a bare number after "be", "N years old", "turned N"."""
+    verb = statement.verb
+    if statement.owner_noun is not None or verb.lemma_.lower() not in AGE_VERBS:
+        return
+    for child in verb.children:
+        if child.dep_ in {"attr", "dobj", "acomp"} and child.like_num:
+            yield Reading("identity", "age", verb.doc[child.i : child.i + 1])
+            return
+        if child.dep_ == "acomp" and child.lower_ == "old":
+            for years in child.children:
+                numbers = [n for n in years.children if n.like_num]
+                if years.lemma_.lower() == "year" and numbers:
+                    yield Reading(
+                        "identity", "age", verb.doc[numbers[0].i : numbers[0].i + 1]
+                    )
+                    return
+
+
+def liking_readings(statement: Statement) -> Iterator[Reading]:
+    """A liking: "I'm (really, more) into X"."""
+    verb = statement.verb
+    if statement.owner_noun is not None or verb.lemma_ != "be":
+        return
+    for prep in verb.children:
+        if prep.dep_ != "prep" or prep.lower_ != "into":
+            continue
+        for obj in prep.children:
+            if obj.dep_ == "pobj" and obj.pos_ in {"NOUN", "PROPN", "VERB"}:
+                span = value_span(obj)
+                if span is not None:
+                    yield Reading("preference", f"likes.{slug(key_word(obj))}", span)
+
+
+def employer_readings(statement: Statement) -> Iterator[Reading]:
+    """The employer in "I'm a nurse at St Luke's" / "a developer for Finch"."""
+    verb = statement.verb
+    if statement.owner_noun is not None or verb.lemma_ != "be":
+        return
+    for role in verb.children:
+        if role.dep_ != "attr" or role.pos_ != "NOUN":
+            continue
+        for prep in role.children:
+            if prep.dep_ != "prep" or prep.lower_ not in {"at", "for", "with"}:
+                continue
+            for obj in prep.children:
+                if obj.dep_ == "pobj" and obj.pos_ == "PROPN":
+                    span = value_span(obj)
+                    if span is not None:
+                        yield Reading("identity", "employer", span)
+
+
+def class_readings(statement: Statement) -> Iterator[Reading]:
+    """A class the person is in: "I'm vegetarian", "we're Catalan", "he's diabetic"."""
+    verb = statement.verb
+    if statement.owner_noun is not None or verb.lemma_ != "be":
+        return
+    for child in verb.children:
+        if child.dep_ not in {"acomp", "attr"} or any(
+            c.dep_ in {"prep", "xcomp", "advmod", "npadvmod"} for c in child.children
+        ):
+            continue
+        word = child.lower_
+        belongs = child.ent_type_ == "NORP" or (
+            child.pos_ == "ADJ"
+            and child.tag_ == "JJ"
+            and not word.endswith(_FEELING_SUFFIXES)
+            and value_class(word) == "diet"
+        )
+        if not belongs:
+            continue
+        key = "diet" if value_class(word) == "diet" else f"is.{slug(word)}"
+        yield Reading("identity", key, verb.doc[child.i : child.i + 1])
+
+
+def frame_readings(statement: Statement) -> list[Reading]:
+    """Every reading of this module's frames for one asserted clause."""
+    return [
+        *age_readings(statement),
+        *liking_readings(statement),
+        *employer_readings(statement),
+        *class_readings(statement),
+    ]
+
+
+def _relation_of(noun: Token, holder: Token | None = None) -> str | None:
+    """The relation or pet a possessed noun names ("my daughter", "our dog").
+
+    The possessive may hang on `holder` instead: the model reads "our puppy
+    Pickle" as a name with "our" and "puppy" both under it.
+    """
+    lemma = noun.lemma_.lower()
+    if lemma not in RELATION_NOUNS | _PETS:
+        return None
+    owners = [*noun.children, *(holder.children if holder is not None else ())]
+    owned = any(
+        (c.dep_ == "poss" and c.lower_ in {"my", "our"})
+        or (c.dep_ == "det" and c.lower_ == "the")
+        for c in owners
+    )
+    return lemma if owned else None
+
+
+def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
+    """(relation, name) for a name given by a verb or by "name is".
+
+    "my daughter is called Ines", "we named the dog Biscuit", "my cat's name
+    is Miso". The relation is the speaker's fact, as in "my daughter Ines".
+    """
+    for verb in sentence:
+        lemma = verb.lemma_.lower()
+        names = [
+            c
+            for c in verb.children
+            if c.pos_ == "PROPN"
+            and (
+                c.dep_ in {"oprd", "attr"}
+                or (c.dep_ == "dobj" and lemma in NAMING_VERBS)
+            )
+        ]
+        if not names:
+            continue
+        name = names[0]
+        span = sentence.doc[name.i : name.i + 1]
+        if lemma in NAMING_VERBS:
+            for child in verb.children:
+                if child.dep_ in {"nsubjpass", "dobj"} and (
+                    relation := _relation_of(child)
+                ):
+                    yield relation, span
+            # "we named the dog Biscuit": the model hangs the noun on the name.
+            for child in name.children:
+                if child.dep_ == "compound" and (relation := _relation_of(child, name)):
+                    yield relation, span
+        elif lemma == "be":
+            subjects = [
+                c
+                for c in verb.children
+                if c.dep_ == "nsubj" and c.lemma_.lower() == "name"
+            ]
+            for subject in subjects:
+                for owner in subject.children:
+                    if owner.dep_ == "poss" and (relation := _relation_of(owner)):
+                        yield relation, span

@@ -1,0 +1,79 @@
+"""The frames the parse reads beyond verbs and copulas, in this file's own phrasings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_lab.brains.parsed.merge import merged_candidates
+from memory_lab.types import Message
+
+
+def read(text: str) -> set[tuple[str, str, str]]:
+    message = Message(
+        id="m1",
+        tenant="t",
+        session="s",
+        role="user",
+        content=text,
+        timestamp=datetime(2026, 1, 5, tzinfo=UTC),
+    )
+    return {(c.subject, c.key, c.value) for c in merged_candidates([message])}
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "value"),
+    [
+        ("I'm 29.", "user", "29"),
+        ("honestly I'm 52 years old and still learning", "user", "52"),
+        ("My nephew turned four on Sunday.", "user's nephew", "four"),
+    ],
+)
+def test_an_age_is_read_as_the_persons_age(text: str, subject: str, value: str) -> None:
+    assert (subject, "age", value) in read(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "relation", "name"),
+    [
+        ("My youngest daughter is called Noor.", "daughter", "Noor"),
+        ("We named our puppy Pickle.", "puppy", "Pickle"),
+        ("My boss's name is Greta.", "boss", "Greta"),
+    ],
+)
+def test_a_name_given_by_a_verb_is_the_speakers_relation(
+    text: str, relation: str, name: str
+) -> None:
+    found = read(text)
+    assert any(
+        s == "user" and k.startswith(f"{relation}.") and v == name for s, k, v in found
+    ), found
+
+
+def test_a_role_at_a_named_employer_gives_both() -> None:
+    found = read("I'm a night porter at Hotel Ardent.")
+    values = {v for s, _, v in found if s == "user"}
+    assert any("porter" in v for v in values), found
+    assert any("Ardent" in v for v in values), found
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm really into kayaking.", "Lately I'm into ceramics."]
+)
+def test_being_into_something_is_a_liking(text: str) -> None:
+    assert any(k.startswith("likes.") for _, k, _ in read(text)), read(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm exhausted.", "I'm so nervous about it.", "The bus was 20 minutes late."],
+)
+def test_moods_and_things_are_not_ages_or_classes(text: str) -> None:
+    found = read(text)
+    assert not any(k == "age" or k.startswith("is.") for _, k, _ in found), found
+
+
+def test_a_diet_is_one_slot_and_a_people_a_class() -> None:
+    assert ("user", "diet", "vegan") in read("I'm vegan.")
+    assert any(k.startswith("is.") for _, k, _ in read("We're Basque, both of us."))
