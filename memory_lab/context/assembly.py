@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
 from memory_lab.context.dates import dated
+from memory_lab.context.fact_choice import asked_facts, rank_facts
 from memory_lab.context.fact_groups import (
     FactRow,
     choose,
@@ -23,13 +24,10 @@ from memory_lab.context.fact_groups import (
     header_line,
     is_header,
 )
-from memory_lab.facts.ranking import fact_order, in_core
+from memory_lab.facts.ranking import in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
-    content_words,
     escape_data,
-    fact_words,
-    subject_words,
     truncate_to_tokens,
     turn_line,
 )
@@ -86,45 +84,9 @@ class AssemblyInput:
     """Facts' scores on the excerpts' scale (see retrieval); when given under a
     question-led split, facts outside the core compete with the excerpts in one
     ranking for one budget instead of filling a block of their own."""
-
-
-def rank_facts(
-    facts: Sequence[Fact], query: str, now: datetime, config: FactConfig
-) -> list[Fact]:
-    """Stage 1: active facts above the confidence floor, in a deterministic order.
-
-    The user's instructions come first, within the block's budget; then facts by
-    overlap with the query; then the rest of the core (`in_core`: the user's
-    constraints, identity and preferences); ties by category priority,
-    importance, recency and id (`fact_order`). When some facts share words with
-    the query, facts that share none (outside the core) are left out, so their
-    budget goes to episodes instead. A fact about someone other than the user
-    shares words only when the question names them (`_about_asked`).
-    """
-    words = content_words(query)
-    kept = [
-        f
-        for f in facts
-        if effective_confidence(f, now, config) >= config.confidence_floor
-    ]
-    overlap = {
-        f.id: len(words & fact_words(f.key, f.value)) if _about_asked(f, words) else 0
-        for f in kept
-    }
-    if any(overlap.values()):
-        kept = [f for f in kept if overlap[f.id] or in_core(f, config)]
-    return sorted(kept, key=lambda f: fact_order(f, config, overlap[f.id]))
-
-
-def _about_asked(fact: Fact, query_words: set[str]) -> bool:
-    """Whether a fact is about someone the question asks about.
-
-    The user's own facts always are. A fact about someone else (a LoCoMo
-    speaker, "user's sister") is only when the question names them: asked
-    "what car do I drive?", the sister's Tesla answers nothing, and asked about
-    Melanie, Caroline's facts do not share her budget.
-    """
-    return fact.subject == "user" or bool(query_words & subject_words(fact.subject))
+    current_facts: frozenset[str] = frozenset()
+    """Values in force that a question about the present reached through a turn
+    stating an older value (`context.current`): kept whatever their words."""
 
 
 def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
@@ -258,11 +220,12 @@ def assemble(
     window_block = _block("window", shown_turns, tail_room, counter)
     remaining -= window_block.tokens
 
-    ranked = rank_facts(data.facts, data.query, data.now, facts_config)
+    kept = data.current_facts
+    ranked = rank_facts(data.facts, data.query, data.now, facts_config, kept=kept)
     ranked = ranked[: scan.max_fact_lines]
     fused = data.question_led and bool(data.fact_scores)
     if data.question_led:
-        ranked = _asked_facts(ranked, data.query, facts_config, named=fused)
+        ranked = asked_facts(ranked, data.query, facts_config, named=fused, kept=kept)
     hedged = {
         f.id
         for f in ranked
@@ -353,31 +316,6 @@ def assemble(
         hedged_fact_ids=sorted(hedged & set(facts_block.items)),
     )
     return _enforce_total(bundle, counter)
-
-
-def _asked_facts(
-    ranked: list[Fact], query: str, config: FactConfig, *, named: bool = False
-) -> list[Fact]:
-    """The core, and the other facts only if they share a word with the question.
-
-    `rank_facts` falls back to every fact when none matches; under a question-led
-    split that budget is better spent on turns found by meaning. With `named`,
-    facts about someone the question names stay too, whatever their words: they
-    are ranked against the question with the turns, which decides if they show.
-    """
-    words = content_words(query)
-    return [
-        f
-        for f in ranked
-        if in_core(f, config)
-        or (
-            _about_asked(f, words)
-            and (
-                bool(words & fact_words(f.key, f.value))
-                or (named and f.subject != "user")
-            )
-        )
-    ]
 
 
 class _Offered:
