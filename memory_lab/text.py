@@ -102,6 +102,23 @@ def stored_content_words(text: str) -> frozenset[str]:
     return frozenset(content_words(text))
 
 
+def quotes_value(words: set[str] | frozenset[str], value: frozenset[str]) -> bool:
+    """Whether a text with content `words` quotes a value with content words `value`.
+
+    All of a value of one or two words; two thirds of a longer one, so "300
+    euros" quotes "300 euros a month" and a value said in part still counts;
+    and every number of it, so "50 dollars a week" does not quote "250 dollars
+    a week".
+    """
+    if not value:
+        return False
+    needed = len(value) if len(value) <= 2 else -(-2 * len(value) // 3)
+    shared = value & words
+    return len(shared) >= needed and all(
+        w in shared for w in value if any(c.isdigit() for c in w)
+    )
+
+
 @functools.lru_cache(maxsize=200_000)
 def fact_words(key: str, value: str) -> frozenset[str]:
     """Content words of a fact's key and value, cached.

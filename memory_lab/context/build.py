@@ -8,6 +8,7 @@ what the responder is shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
@@ -15,6 +16,8 @@ from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
 from memory_lab.context.live import LiveReading, budget_without, live_block, with_live
+from memory_lab.context.shown_turns import ShownTurns
+from memory_lab.context.withheld import Withheld, withheld_for
 from memory_lab.episodes.periods import PeriodSummaries, period_hits
 from memory_lab.episodes.search import search_episodes
 from memory_lab.episodes.turn_index import TurnIndex
@@ -64,6 +67,16 @@ class Sources(Protocol):
         """Daily and weekly summaries, when kept."""
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """A question's candidate facts and its turns and facts on one fused scale."""
+
+    facts: list[Fact]
+    turns: Sequence[tuple[Message, float]]
+    """Best first, each turn as a context may show it (`withheld`)."""
+    fact_scores: dict[str, float]
+
+
 def rank_turns_and_facts(
     deps: Sources,
     tenant: str,
@@ -74,13 +87,15 @@ def rank_turns_and_facts(
     *,
     now: datetime,
     limit: int,
-) -> tuple[list[Fact], Sequence[tuple[Message, float]], dict[str, float]]:
+    withheld: Withheld,
+) -> Ranked:
     """The candidate facts, and the turns and facts ranked on one fused scale.
 
     Facts about someone the question names join the candidates whatever their
     words (the entity index); the one ranking decides which of them, and of the
     turns, a budget shows. The whole window is offered: turns the window block
     has no room for are ranked with the compressed ones, so none is unreachable.
+    What forgotten facts withhold is left out.
     """
     seen = {f.id for f in facts}
     facts = facts + [
@@ -91,7 +106,7 @@ def rank_turns_and_facts(
     turns, fact_scores = deps.excerpts.rank_with_facts(
         deps.transcript, deps.episodes, tenant, query, hits, extra=window, facts=facts
     )
-    return facts, turns, fact_scores
+    return Ranked(facts, ShownTurns(turns, withheld.message), fact_scores)
 
 
 def build_context(
@@ -106,19 +121,30 @@ def build_context(
 
     `live` (read beforehand by `context.live.read_live`) leads the context and
     replaces the remembered facts of the keys it answers, within the budget.
+    What forgotten facts withhold (`withheld`) is read once and left out of
+    every block.
     """
     now = deps.clock.now()
     config = deps.config
     retrieval = config.retrieval
+    withheld = withheld_for(deps.facts, tenant, window, query, now=now)
     hits = search_episodes(deps.episodes, tenant, query, retrieval)
     limit = config.assembly.max_fact_lines
     facts = deps.facts.candidates(tenant, query, now=now, limit=limit)
-    excerpts: Sequence[tuple[Message, float]] = []
-    fact_scores: dict[str, float] = {}
+    ranked = Ranked(facts, [], {})
     if retrieval.expand_turns:
-        facts, excerpts, fact_scores = rank_turns_and_facts(
-            deps, tenant, query, window, hits, facts, now=now, limit=limit
+        ranked = rank_turns_and_facts(
+            deps,
+            tenant,
+            query,
+            window,
+            hits,
+            facts,
+            now=now,
+            limit=limit,
+            withheld=withheld,
         )
+    facts = withheld.held(ranked.facts)
     block = live_block(live, config.budget.total, deps.counter)
     if live is not None and block is not None:
         facts = live.without_outranked(facts, shown=block.items)
@@ -126,13 +152,13 @@ def build_context(
         query=query,
         now=now,
         facts=facts,
-        fact_scores=fact_scores,
-        episodes=hits,
+        fact_scores=ranked.fact_scores,
+        episodes=withheld.episodes(hits),
         # The days or week a question names lead, whatever their words.
-        periods=period_hits(deps.periods, tenant, query, now),
-        summary=summary,
-        window=window,
-        excerpts=excerpts,
+        periods=withheld.episodes(period_hits(deps.periods, tenant, query, now)),
+        summary=withheld.text(summary),
+        window=withheld.messages(window),
+        excerpts=ranked.turns,
         excerpt_share=retrieval.excerpt_share,
         # Without excerpts, turns the tail leaves out could not be reached: the
         # window then fills its own budget, uncapped.

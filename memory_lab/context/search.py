@@ -2,7 +2,8 @@
 
 Each tier is ranked by the retrieval the context uses (facts and turns on one
 fused scale, episodes by meaning and words); the three orders are fused by rank,
-so a tier with many weak matches cannot crowd out one with a strong one.
+so a tier with many weak matches cannot crowd out one with a strong one. What a
+forgotten fact withholds from a context is withheld from search too.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_lab.context.build import Sources, rank_turns_and_facts
+from memory_lab.context.withheld import withheld_for
 from memory_lab.episodes.search import search_episodes
 from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, fact_words
@@ -25,7 +27,8 @@ def search_tiers(
     now = deps.clock.now()
     limit = max(k, deps.config.assembly.max_fact_lines)
     episodes = search_episodes(deps.episodes, tenant, query, deps.config.retrieval)
-    facts, turns, fact_scores = rank_turns_and_facts(
+    withheld = withheld_for(deps.facts, tenant, window, query, now=now)
+    ranked = rank_turns_and_facts(
         deps,
         tenant,
         query,
@@ -34,7 +37,12 @@ def search_tiers(
         deps.facts.candidates(tenant, query, now=now, limit=limit),
         now=now,
         limit=limit,
+        withheld=withheld,
     )
+    facts, turns = withheld.held(ranked.facts), ranked.turns
+    fact_scores = ranked.fact_scores
+    # Shown as a context shows them: without what forgotten facts withhold.
+    episodes = withheld.episodes(episodes)
     if not fact_scores:
         # No turns to rank against (facts saved by tools alone): facts that
         # share a content word with the query, in the fact order.

@@ -72,6 +72,26 @@ def split_sentences(text: str) -> list[str]:
 
 def parse_command(sentence: str, message: Message) -> MemoryCommand | None:
     """The command a sentence gives, or None."""
+    found = _match(sentence)
+    if found is None:
+        return None
+    kind, value, bare = found
+    return MemoryCommand(kind, value, bare, message, sentence.strip())
+
+
+def sentence_command(sentence: str) -> tuple[CommandKind, str] | None:
+    """The kind of command a sentence gives and what it is about, or None.
+
+    For text with no turn to cite: a summary that carries a command sentence
+    on, or a question not stored yet; reading them back to withhold what the
+    user asked to forget needs the kind and the words, not the turn.
+    """
+    found = _match(sentence)
+    return None if found is None else found[:2]
+
+
+def _match(sentence: str) -> tuple[CommandKind, str, bool] | None:
+    """The kind, the text it is about and whether that is a bare value."""
     text = sentence.strip()
     polite = re.match(r"^(?:please\s+)?(?:can|could|would|will)\s+you\b", text, re.I)
     if text.endswith("?") and not polite:
@@ -88,8 +108,7 @@ def parse_command(sentence: str, message: Message) -> MemoryCommand | None:
         value = match.group("v").strip().rstrip(".!?").strip()
         if len(value) < 2 or value.lower() in {"it", "this", "that", "them"}:
             return None
-        bare = kind == "correct" and match.group("it") is not None
-        return MemoryCommand(kind, value, bare, message, text)
+        return kind, value, kind == "correct" and match.group("it") is not None
     return None
 
 
