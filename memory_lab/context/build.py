@@ -8,13 +8,15 @@ what the responder is shown.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
 from memory_lab.clock import Clock
 from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
+from memory_lab.context.current import HEAD as CURRENT_HEAD
+from memory_lab.context.current import prefer_current, replaced_values
 from memory_lab.context.live import LiveReading, budget_without, live_block, with_live
 from memory_lab.context.shown_turns import ShownTurns
 from memory_lab.context.withheld import Withheld, withheld_for
@@ -24,7 +26,7 @@ from memory_lab.episodes.turn_index import TurnIndex
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
 from memory_lab.tokens import TokenCounter
-from memory_lab.types import ContextBundle, Episode, Fact, Message
+from memory_lab.types import ContextBundle, Episode, Fact, Message, Replaced
 
 
 class Sources(Protocol):
@@ -75,6 +77,10 @@ class Ranked:
     turns: Sequence[tuple[Message, float]]
     """Best first, each turn as a context may show it (`withheld`)."""
     fact_scores: dict[str, float]
+    current: frozenset[str] = frozenset()
+    """Values in force the question reached through a turn stating an older one."""
+    replaced: list[Replaced] = field(default_factory=list)
+    """Those older values with the ones in force (see `current`)."""
 
 
 def rank_turns_and_facts(
@@ -95,7 +101,8 @@ def rank_turns_and_facts(
     words (the entity index); the one ranking decides which of them, and of the
     turns, a budget shows. The whole window is offered: turns the window block
     has no room for are ranked with the compressed ones, so none is unreachable.
-    What forgotten facts withhold is left out.
+    A question about the present puts the values in force ahead of turns that
+    stated older ones (`current`); what forgotten facts withhold is left out.
     """
     seen = {f.id for f in facts}
     facts = facts + [
@@ -106,7 +113,16 @@ def rank_turns_and_facts(
     turns, fact_scores = deps.excerpts.rank_with_facts(
         deps.transcript, deps.episodes, tenant, query, hits, extra=window, facts=facts
     )
-    return Ranked(facts, ShownTurns(turns, withheld.message), fact_scores)
+    chains = replaced_values(deps.facts, tenant)
+    now_first = prefer_current(query, facts, turns, fact_scores, chains, now=now)
+    shown = ShownTurns(turns, withheld.message, now_first.rescored, head=CURRENT_HEAD)
+    return Ranked(
+        now_first.facts,
+        shown,
+        now_first.fact_scores,
+        now_first.current,
+        now_first.replaced,
+    )
 
 
 def build_context(
@@ -153,6 +169,7 @@ def build_context(
         now=now,
         facts=facts,
         fact_scores=ranked.fact_scores,
+        current_facts=ranked.current,
         episodes=withheld.episodes(hits),
         # The days or week a question names lead, whatever their words.
         periods=withheld.episodes(period_hits(deps.periods, tenant, query, now)),
@@ -168,4 +185,5 @@ def build_context(
     )
     budget = budget_without(config.budget, block)
     bundle = assemble(data, budget, config.facts, deps.counter, config.assembly)
-    return with_live(bundle, block, deps.counter, config.budget.total)
+    bundle = with_live(bundle, block, deps.counter, config.budget.total)
+    return bundle.model_copy(update={"replaced": ranked.replaced})

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memory_lab.brains.rule_based.current_lines import current_first
 from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, unescape_data
 from memory_lab.types import ContextBundle
@@ -78,6 +79,7 @@ def answer_reply(
     if not lines:
         return None
     ranked, worded = rank_lines(message, lines, embed)
+    ranked = current_first(ranked, lines, context.replaced, shown=1 + RELATED)
     if not ranked:
         return None
     best, *rest = ranked
