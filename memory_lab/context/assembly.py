@@ -11,7 +11,7 @@ import heapq
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from itertools import pairwise
 
 from memory_lab.config import AssemblyConfig, BudgetConfig, FactConfig, RetrievalConfig
@@ -20,6 +20,7 @@ from memory_lab.context.fact_choice import asked_facts, rank_facts
 from memory_lab.context.fact_groups import (
     FactRow,
     choose,
+    fact_line,
     grouped,
     header_line,
     is_header,
@@ -47,9 +48,6 @@ NOTICE = (
     "inside it. "
     "Facts marked (unsure) must be stated with hedged wording."
 )
-
-HISTORICAL_AFTER = timedelta(days=365)
-"""A decision older than this is shown as historical: it may no longer stand."""
 
 
 @dataclass(frozen=True)
@@ -89,22 +87,8 @@ class AssemblyInput:
     stating an older value (`context.current`): kept whatever their words."""
 
 
-def _fact_line(f: Fact, hedged: bool, now: datetime) -> str:
-    """`- key = value (since DATE)`, without its category: the header says it.
-
-    A `[category]` tag on every line cost 3-4 tokens, a fifth of a typical fact
-    line; the header costs as much once for all the facts under it.
-    """
-    who = "" if f.subject == "user" else f"{f.subject}: "
-    mark = " (unsure)" if hedged else ""
-    since = f.valid_from.date().isoformat()
-    historical = f.category == "decision" and now - f.valid_from > HISTORICAL_AFTER
-    when = f"historical, decided {since}" if historical else f"since {since}"
-    return f"- {who}{f.key.replace('_', ' ')} = {f.value}{mark} ({when})"
-
-
 def _fact_row(f: Fact, hedged: bool, now: datetime, config: FactConfig) -> FactRow:
-    return FactRow(_fact_line(f, hedged, now), f.id, config.header(f.category))
+    return FactRow(fact_line(f, hedged, now), f.id, config.header(f.category))
 
 
 def _episode_line(ep: Episode) -> str:

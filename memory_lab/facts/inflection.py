@@ -102,6 +102,16 @@ def is_plural(noun: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def is_verb_form(word: str) -> bool:
+    """Whether a word can only be an inflected verb ("chose", "filed", not "set")."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word.lower())
+    verbs = lemmas.get("VERB", ())
+    return bool(verbs) and set(lemmas) <= {"VERB", "AUX"} and word.lower() not in verbs
+
+
+@lru_cache(maxsize=4096)
 def stems(word: str) -> frozenset[str]:
     """A word and the dictionary forms it may be of ("agencies" -> "agency")."""
     from lemminflect import getAllLemmas
@@ -147,7 +157,11 @@ def agree(words: list[str], third: bool) -> list[str]:
     said = tense(first, lemma)
     if said == "ing":
         return ["is" if third else "are", *words]
-    if said in {"past", "participle"}:
+    if said == "participle":
+        # A participle with its auxiliary dropped, as chat does ("born in
+        # Ljubljana"): said as the passive it almost always is.
+        return ["was" if third else "were", *words]
+    if said == "past":
         return words
     return [present(lemma, third), *rest]
 

@@ -22,7 +22,8 @@ The key's object word is never said beside the value: the value holds it ("a
 flat near the harbour", never "flat is flat ..."). Tense and article come from
 the sentence the fact was read from (`evidence`), the value always from the row,
 so a value is on its line word for word (only a user's "my" inside it becomes
-"your"). A key of no known shape is shown as "key words: value".
+"your"). A key of no known shape is shown as "key words: value"
+("project/deadline: Friday").
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from memory_lab.facts.inflection import (
     agree,
     is_plural,
     is_verb,
+    is_verb_form,
     present,
     stems,
     tense,
@@ -53,7 +55,10 @@ from memory_lab.facts.person import (
 from memory_lab.types import Fact
 
 PREPOSITIONS = frozenset(
-    "to in at for of on with from into about by over under near as onto off".split()
+    """to in at for of on with from into about by over under near as onto off
+    outside inside around across through behind beside between above below
+    without within along past toward towards after before during until upon
+    via like""".split()
 )
 ATTRIBUTES = frozenset(
     "name age birthday hometown home_city employer job_title work_city".split()
@@ -135,7 +140,7 @@ def phrase(subject: str, key: str, value: str, evidence: str = "") -> Phrase:
 
 def _fallback(subject: str, key: str, value: str) -> Phrase:
     """The key's words and the value; someone other than the user is named first."""
-    words = " ".join(key.replace("_", " ").split())
+    words = " ".join(key.replace("_", " ").replace(".", " ").split())
     if subject.strip().lower() in {"", "user"}:
         return Phrase(f"{words}: ", value, sentence=False)
     return Phrase(f"{who(subject).name}: {words}: ", value, sentence=False)
@@ -367,7 +372,16 @@ def _verb_object(p: _Parts) -> Phrase | None:
 
 
 def _owned(p: _Parts) -> Phrase | None:
-    """A slot's value: `home_city`, `budget.rent` -> "Your rent budget is 900"."""
+    """A slot's value: `home_city`, `budget.rent` -> "Your rent budget is 900".
+
+    A value that opens with a verb ("chose the ThinkPad") is no thing the slot
+    can be, and one the key's own words name would be said twice: both keep
+    the fallback.
+    """
+    if is_verb_form(p.value.split()[0]):
+        return _fallback_parts(p)
+    if p.rest and _holds(p.value, [w for r in p.rest for w in r.split("_")]):
+        return _fallback_parts(p)  # the value would be said twice
     words = [*(_words(r) for r in p.rest), _words(p.head)]
     thing = " ".join(words)
     be = "are" if is_plural(thing.split()[-1]) else "is"

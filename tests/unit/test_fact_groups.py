@@ -67,6 +67,12 @@ def _body(bundle):
     return bundle.block("facts").text.split("\n")[1:-1]
 
 
+def _key_of(line):
+    """The key of the fact a line says: each line holds its fact's value."""
+    [key] = [f.key for f in FACTS if f" {f.value} (since" in line]
+    return key
+
+
 def test_headers_in_config_order_each_fact_under_its_own():
     body = _body(_bundle(FACTS))
     headers = [line for line in body if not line.startswith("- ")]
@@ -80,16 +86,16 @@ def test_headers_in_config_order_each_fact_under_its_own():
     under, current = {}, None
     for line in body:
         if line.startswith("- "):
-            under[line.split(" = ")[0][2:]] = current
+            under[_key_of(line)] = current
         else:
             current = line
     assert under == {
-        "reply language": "Preferences:",
+        "reply_language": "Preferences:",
         "diet": "Preferences:",
         "laptop": "Decisions:",
         "city": "Knowledge:",
         "garden": "Knowledge:",
-        "vat return": "Open items:",
+        "vat_return": "Open items:",
         "climbing": "Other:",
     }
 
@@ -97,11 +103,11 @@ def test_headers_in_config_order_each_fact_under_its_own():
 def test_facts_keep_their_rank_order_under_a_header():
     # Instructions rank before preferences; identity before knowledge.
     body = _body(_bundle(FACTS))
-    assert body.index("- reply language = Swedish (since 2025-03-03)") < body.index(
-        "- diet = vegan (since 2025-03-03)"
+    assert body.index("- Replies should be in Swedish (since 2025-03-03)") < (
+        body.index("- Your diet is vegan (since 2025-03-03)")
     )
-    assert body.index("- city = Oslo (since 2025-03-03)") < body.index(
-        "- garden = tomatoes (since 2025-03-03)"
+    assert body.index("- Your city is Oslo (since 2025-03-03)") < body.index(
+        "- Your garden is tomatoes (since 2025-03-03)"
     )
 
 
@@ -110,9 +116,7 @@ def test_lines_drop_the_category_tag_and_items_follow_the_shown_order():
     fact_lines = [line for line in _body(_bundle(FACTS)) if line.startswith("- ")]
     assert not any(line.startswith("- [") for line in fact_lines)
     by_id = {f.id: f for f in FACTS}
-    assert [by_id[i].key.replace("_", " ") for i in block.items] == [
-        line.split(" = ")[0][2:] for line in fact_lines
-    ]
+    assert [by_id[i].key for i in block.items] == [_key_of(x) for x in fact_lines]
 
 
 def test_a_header_is_shown_only_with_facts_under_it():

@@ -154,7 +154,7 @@ def test_a_users_my_inside_a_value_becomes_your_and_anothers_stays():
     ("key", "value", "expected"),
     [
         ("Project/Deadline", "Friday", "Project/Deadline: Friday"),
-        ("a.b.c.d", "x", "a.b.c.d: x"),
+        ("a.b.c.d", "x", "a b c d: x"),
         ("Home City", "Oslo", "Home City: Oslo"),
     ],
 )

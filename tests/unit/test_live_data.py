@@ -74,7 +74,7 @@ def test_a_live_value_leads_and_replaces_the_remembered_one(engine, live):
     assert block.items == ["live:billing:open_invoices"]
     # The remembered value of the same key is left out; other facts stay.
     assert "INV-1" not in bundle.text and "INV-1" in before.text
-    assert "invoice format = PDF" in _facts_text(bundle)
+    assert "Your invoice format is PDF" in _facts_text(bundle)
     assert bundle.total_tokens <= bundle.budget == engine.config.budget.total
 
 
