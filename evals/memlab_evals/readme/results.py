@@ -18,6 +18,7 @@ from memlab_evals.readme.cells import (
     count,
     dataset_label,
     moment,
+    names,
     rate,
     ratio,
     signed,
@@ -32,6 +33,7 @@ from memlab_evals.systems import kind_of
 
 MAIN = Path("evals/results/main")
 RULES = Path("evals/results/main-rules")
+NONE = Path("evals/results/main-none")
 GOAL_CSV = MAIN / "main-goal.csv"
 
 RUN_COLUMNS = {
@@ -277,7 +279,8 @@ def provenance(report: Path) -> tuple[str, str, str]:
 def runs_block(root: Path) -> str:
     """When and at which commit each kept run was measured, from its report.md."""
     rows = []
-    for folder in (MAIN, RULES):
+    folders = [f for f in (MAIN, RULES, NONE) if f == MAIN or (root / f).is_dir()]
+    for folder in folders:
         for dataset in ("locomo", "synthetic"):
             for budget, path in runs(root, folder, dataset):
                 commit, started, wall = provenance(path.parent / "report.md")
@@ -293,7 +296,5 @@ def runs_block(root: Path) -> str:
     table = pd.DataFrame(
         rows, columns=["folder", "run", "commit", "started", "wall time"]
     )
-    return (
-        f"From the run lines of each `{MAIN.as_posix()}/main-*/report.md` and "
-        f"`{RULES.as_posix()}/main-*/report.md`:\n\n{markdown_table(table)}"
-    )
+    shown = names([f"`{f.as_posix()}/main-*/report.md`" for f in folders])
+    return f"From the run lines of each {shown}:\n\n{markdown_table(table)}"
