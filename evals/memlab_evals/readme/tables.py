@@ -10,7 +10,8 @@ repository root and reads only files under it, so a test can hand it a copy.
     python -m memlab_evals.readme.tables README.md --check  # exit 1 if stale
 
 The generators live beside this registry: `results` (the main job's runs and
-goal), `extraction` (the extractors and this work's targets), `speed` (the bench
+goal), `fact_gain` (what facts add over turns alone, paired by probe),
+`extraction` (the extractors and this work's targets), `speed` (the bench
 targets), `scaling` (processes and executors), `peers` (the peer libraries) and
 `tail` (the verbatim tail and fact headers against the runs before them); `cells`
 formats every figure.
@@ -27,7 +28,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from memlab_evals.readme import agents, extraction, peers, results, scaling, speed, tail
+from memlab_evals.readme import (
+    agents,
+    extraction,
+    fact_gain,
+    peers,
+    results,
+    scaling,
+    speed,
+    tail,
+)
 from memlab_evals.reports.report import markdown_table
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -101,6 +111,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "main-runs": results.runs_block,
     "goal": results.goal_block,
     "against-full": results.against_full_block,
+    "fact-gain": fact_gain.fact_gain_block,
     "main-locomo": results.locomo_block,
     "main-synthetic": results.synthetic_block,
     "tail": tail.tail_block,
