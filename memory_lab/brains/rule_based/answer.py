@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memory_lab.brains.rule_based.current_lines import current_first
+from memory_lab.brains.rule_based.fact_line import read_fact_line
 from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, unescape_data
 from memory_lab.types import ContextBundle
@@ -43,11 +44,6 @@ RELATED_WORDS = 24
 ANSWER_WORDS = 60
 """The answer line is cut to this many words (an episode summary can be long)."""
 
-_FACT = re.compile(
-    r"^(?:\[(?P<category>[^\]]+)\]\s+)?(?:(?P<who>[^=:]+?):\s+)?(?P<key>[^=]+?) = "
-    r"(?P<value>.+?)(?P<unsure> \(unsure\))?(?: \((?P<when>[^()]*)\))?$"
-)
-"""A facts block line; the `[category]` tag is optional (headers now say it)."""
 _TURN = re.compile(r"^(?P<who>[^()]+?) \((?P<date>\d{1,2} \w+ \d{4})\): (?P<text>.+)$")
 _EPISODE = re.compile(r"^\[(?P<span>[^;\]]+); turns [^\]]+\] (?P<summary>.+)$")
 _ASSISTANT = "assistant"
@@ -168,8 +164,8 @@ def _parse(text: str, *, facts: bool) -> Line | None:
     must not be read as one.
     """
     if facts:
-        fact = _FACT.match(text)
-        return _fact_line(fact) if fact else None
+        said = read_fact_line(text)
+        return Line("fact", said.matched, said.sentence) if said else None
     turn = _TURN.match(text)
     if turn:
         who = turn["who"].strip()
@@ -190,16 +186,6 @@ def _parse(text: str, *, facts: bool) -> Line | None:
             f"From {episode['span'].strip()}: {episode['summary']}",
         )
     return None
-
-
-def _fact_line(fact: re.Match) -> Line:
-    key = fact["key"].replace("_", " ").replace(".", " ").strip()
-    who = (fact["who"] or "").strip()
-    owner = "your" if not who or who == "user" else f"{who}'s"
-    hedge = " (not certain)" if fact["unsure"] else ""
-    when = f" ({fact['when']})" if fact["when"] else ""
-    sentence = f"{owner} {key} is {fact['value']}{hedge}{when}"
-    return Line("fact", f"{key} {fact['value']}", sentence[0].upper() + sentence[1:])
 
 
 _NOTE = re.compile(r"\s*\[[^\]]*\]\s*$")
