@@ -345,6 +345,15 @@ class FactConfig(Frozen):
         "music 0.29-0.48, a genre against a dish 0.16-0.21, two pastimes 0.25; "
         "a thin margin).",
     )
+    changed_relation_bonus: float = Field(
+        default=0.08,
+        ge=0.0,
+        le=1.0,
+        description="Added to that similarity for a stored value listed under the "
+        "same relation ('prefers.X' against 'prefers.Y'): the relation says they "
+        "are one kind of thing where the bare values embed apart ('bullet points' "
+        "against 'numbered lists' 0.25).",
+    )
     same_slot_threshold: float = Field(
         default=0.36,
         ge=0.0,

@@ -175,6 +175,12 @@ class FactCandidate(Record):
         description="When the fact began to hold in the world, if the statement "
         "says so ('since March'); else the time of the message that stated it.",
     )
+    ends: bool = Field(
+        default=False,
+        description="The statement ends the stored fact of this subject and key "
+        "('I quit the choir', 'finished at the café'): that fact's validity closes "
+        "when the statement says so, and no new value holds.",
+    )
     changes: bool = Field(
         default=False,
         description="The statement says a value changed ('it's $50 now', 'I "

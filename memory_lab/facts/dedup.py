@@ -124,6 +124,7 @@ class MeaningMatcher:
         slot_threshold: float,
         quantity_threshold: float = 1.0,
         kind_threshold: float = 1.0,
+        relation_bonus: float = 0.0,
         max_cached: int = 20_000,
     ) -> None:
         """Keep at most `max_cached` vectors, dropping the least recently used.
@@ -136,6 +137,7 @@ class MeaningMatcher:
         self._slot_threshold = slot_threshold
         self._quantity_threshold = quantity_threshold
         self._kind_threshold = kind_threshold
+        self._relation_bonus = relation_bonus
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _vectors_for(self, texts: Sequence[str]) -> list[np.ndarray]:
@@ -229,11 +231,24 @@ class MeaningMatcher:
                 self._kind_threshold,
             )
         first, *others = self._vectors_for([query, *texts])
+        head = candidate.key.split(".")[0]
         scored = [
-            (float(first @ v), f.id, f) for v, f in zip(others, pool, strict=True)
+            (float(first @ v) + (self._same_relation_bonus(head, f)), f.id, f)
+            for v, f in zip(others, pool, strict=True)
         ]
         best = max(scored, key=lambda s: (s[0], s[1]))
         return best[2] if best[0] >= floor else None
+
+    def _same_relation_bonus(self, head: str, fact: Fact) -> float:
+        """Credit for a stored value said in the same relation ("prefers.X").
+
+        The relation already says two listed values are the same kind of
+        thing (how replies should look), where bare values like "bullet
+        points" and "numbered lists" embed far apart.
+        """
+        if NUMBER.search(fact.value) or not listed(fact):
+            return 0.0
+        return self._relation_bonus if fact.key.split(".")[0] == head else 0.0
 
     def _same_slot(self, a: str, b: str) -> bool:
         va, vb = self._vectors_for([slot_words(a), slot_words(b)])

@@ -32,6 +32,7 @@ from memory_lab.facts.links import (
 from memory_lab.facts.reconciliation import (
     Outcome,
     as_rewording,
+    close,
     describe_outcome,
     effective_confidence,
     new_fact,
@@ -76,6 +77,7 @@ class FactMemory:
                 slot_threshold=config.same_slot_threshold,
                 quantity_threshold=config.same_quantity_threshold,
                 kind_threshold=config.changed_kind_threshold,
+                relation_bonus=config.changed_relation_bonus,
             )
         )
         self.events = events
@@ -282,6 +284,8 @@ class FactMemory:
         with self._lock, self._transaction():
             now = now or self.clock.now()
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
+            if candidate.ends:
+                return self._close(tenant, candidate, current, now)
             if current is None:
                 # The same slot said with fewer or more qualifiers updates its row.
                 current = family_match(
@@ -345,6 +349,26 @@ class FactMemory:
             if outcome.action != "noop":
                 self.events.append(tenant, [event])
             return event
+
+    def _close(
+        self, tenant: str, candidate: FactCandidate, current: Fact | None, now: datetime
+    ) -> MemoryEvent:
+        """End `current`'s validity for an ending; nothing to end is a no-op."""
+        label = f"{candidate.subject}.{candidate.category}.{candidate.key}"
+        if current is None:
+            return make_event(tenant, "fact_skipped", now, f"Nothing to end: {label}")
+        closed = close(current, candidate, now)
+        self._update(tenant, closed)
+        event = make_event(
+            tenant,
+            "fact_superseded",
+            now,
+            f"Ended {label} = {current.value!r}: no longer holds",
+            [closed.id],
+            {"op": "restore", "fact": closed.id},
+        )
+        self.events.append(tenant, [event])
+        return event
 
     def write_many(
         self,

@@ -195,6 +195,22 @@ def reconcile(
     )
 
 
+def close(fact: Fact, candidate: FactCandidate, now: datetime) -> Fact:
+    """The row an ending leaves: valid until the ending began, still on record.
+
+    "I quit the choir" does not replace the choir with a new value; the fact
+    held, and stops holding when the ending was said (or dated). The row stays
+    believed for the past, so "did I sing in a choir?" still finds it.
+    """
+    said = candidate.valid_from or now
+    # An ending dated before the fact began says the dates are unreliable ("I
+    # joined last spring", stored at the day it was said): it ends when said.
+    until = said if said > fact.valid_from else max(now, fact.valid_from)
+    return fact.model_copy(
+        update={"valid_until": until, "turn_ids": [*fact.turn_ids, *candidate.turn_ids]}
+    )
+
+
 def describe_outcome(outcome: Outcome) -> tuple[EventKind, str]:
     """The event kind and the sentence a UI shows for a write's outcome."""
     fact = outcome.fact

@@ -89,6 +89,7 @@ def _candidate(
     sentence: Span,
     hedged: bool,
     changes: bool = False,
+    ends: bool = False,
 ) -> FactCandidate:
     return FactCandidate(
         category=reading.category,
@@ -102,6 +103,7 @@ def _candidate(
         turn_ids=[message.id],
         evidence=sentence.text.strip(),
         changes=changes,
+        ends=ends,
     )
 
 
@@ -164,6 +166,7 @@ def parse_candidates(
                             sentence,
                             statement.hedged,
                             ended is None and signals_change(statement),
+                            ends=ended is not None,
                         )
                     )
     return found
