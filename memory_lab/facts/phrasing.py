@@ -307,16 +307,15 @@ def _said_verb(p: _Parts) -> Phrase | None:
     return Phrase(_join(p.who.name, verb, _article(p, value)), value)
 
 
-@lru_cache(maxsize=1)
-def _relations() -> frozenset[str]:
-    """Ties to a person or pet, as the parse and the rules key them."""
+def _is_relation(word: str) -> bool:
+    """A tie to a person or pet, as the parse and the rules key it ("sister")."""
+    if word in RELATION_NOUNS:
+        return True
     # Imported here: the rules' package imports the offline reply, which says
     # facts with this module.
-    from memory_lab.brains.rule_based.extraction.patterns import REL_MULTI, REL_SINGLE
+    from memory_lab.brains.rule_based.extraction.patterns import RELATION_WORD
 
-    ruled = re.sub(r"\[[^\]]*\]|\?|\\s\+", " ", f"{REL_SINGLE}|{REL_MULTI}")
-    spelled = {w.strip().replace(" ", "_").replace("-", "") for w in ruled.split("|")}
-    return frozenset(RELATION_NOUNS | {w for w in spelled if w})
+    return bool(RELATION_WORD.match(word.replace("_", " ")))
 
 
 def _relation(p: _Parts) -> Phrase | None:
@@ -328,7 +327,7 @@ def _relation(p: _Parts) -> Phrase | None:
         owner = f"{p.who.owner_first} {_words(p.head)}'s"
         return Phrase(_join(owner, _words(slot), "is"), p.value)
     named = re.sub(r"[^a-z0-9]+", "_", p.value.lower()).strip("_")
-    if p.head in _relations() and named.startswith(slot) and p.value[:1].isupper():
+    if _is_relation(p.head) and named.startswith(slot) and p.value[:1].isupper():
         return Phrase("", p.value, f" is {p.who.owner} {_words(p.head)}")
     return None
 
