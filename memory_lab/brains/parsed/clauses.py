@@ -22,6 +22,7 @@ from memory_lab.brains.parsed.lexicon import (
     TIME_NOUNS,
     UNREALISED_VERBS,
 )
+from memory_lab.brains.parsed.pronouns import PRONOUNS, Referents
 
 FIRST_PERSON = frozenset({"i", "we"})
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl"})
@@ -246,8 +247,13 @@ def antecedent(pronoun: Token) -> Token | None:
     return None
 
 
-def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
-    """The asserted clauses of a sentence, each with whom it is about."""
+def statements(
+    sentence: Span, speaker: str, referents: Referents | None = None
+) -> Iterator[Statement]:
+    """The asserted clauses of a sentence, each with whom it is about.
+
+    `referents` resolves "he" and "she" to the person last mentioned.
+    """
     if is_question(sentence):
         return
     for verb in sentence:
@@ -261,6 +267,8 @@ def statements(sentence: Span, speaker: str) -> Iterator[Statement]:
                 yield Statement(speaker, verb, None, False)
             continue
         subject = person_of(noun, speaker)
+        if subject is None and referents is not None and noun.lower_ in PRONOUNS:
+            subject = referents.resolve(noun.lower_)
         owner = None
         thing = antecedent(noun) if subject is None else None
         if thing is not None:

@@ -22,6 +22,7 @@ from memory_lab.brains.parsed.frames import (
 )
 from memory_lab.brains.parsed.lexicon import ENDING_PHRASALS, ENDING_VERBS
 from memory_lab.brains.parsed.pipeline import parse_many
+from memory_lab.brains.parsed.pronouns import Referents
 from memory_lab.brains.rule_based.extraction.candidates import (
     CATEGORY_IMPORTANCE,
     speaker_subject,
@@ -127,16 +128,24 @@ def parse_candidates(
         readable.append((message, subject, text))
     docs = parse_many(t for _, _, t in readable)
     found: list[FactCandidate] = []
+    people: dict[str, Referents] = {}
     for (message, speaker, _), doc in zip(readable, docs, strict=True):
         seen: set[tuple[str, str]] = set()
+        if speaker not in people:
+            people[speaker] = Referents.from_facts(speaker, prior)
+        referents = people[speaker]
         for sentence in doc.sents:
             named = [*relation_readings(sentence, speaker), *named_by_verb(sentence)]
             for relation, name in named:
+                referents.note(name.text.lower(), relation)
                 reading = Reading("identity", f"{relation}.{slug(name.text)}", name)
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))
-            for statement in statements(sentence, speaker):
+            clauses = list(statements(sentence, speaker, referents))
+            for statement in clauses:
+                referents.note(statement.subject)
+            for statement in clauses:
                 if named and statement.verb.lemma_.lower() in NAMING_VERBS:
                     continue  # the name was read as the relation's
                 ended = _ending(statement, [*prior, *found])

@@ -159,7 +159,7 @@ def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
         span = sentence.doc[name.i : name.i + 1]
         if lemma in NAMING_VERBS:
             for child in verb.children:
-                if child.dep_ in {"nsubjpass", "dobj"} and (
+                if child.dep_ in {"nsubjpass", "nsubj", "dobj"} and (
                     relation := _relation_of(child)
                 ):
                     yield relation, span

@@ -38,12 +38,29 @@ def _same_words(a: FactCandidate, b: FactCandidate | FactLike) -> bool:
     return left == right
 
 
+def _someone_elses(ruled: FactCandidate, parsed: Sequence[FactCandidate]) -> bool:
+    """Whether the parse read the rule's words as another person's fact.
+
+    The rules key a third party's statement under the speaker ("my sister
+    lives in Porto" as the user's `sister.home_city`); the parse knows whom the
+    clause is about, so the speaker never gets that value.
+    """
+    words = content_words(ruled.value)
+    return bool(words) and any(
+        p.subject != ruled.subject
+        and set(p.turn_ids) & set(ruled.turn_ids)
+        and content_words(p.value) == words
+        for p in parsed
+    )
+
+
 def merged_candidates(
     messages: Sequence[Message], *, prior: Sequence[FactLike] = ()
 ) -> list[FactCandidate]:
     """Rule candidates, then parse candidates that state something the rules did not."""
     ruled = extract_candidates(messages, prior=prior)
     parsed = parse_candidates(messages, prior=[*prior, *ruled])
+    ruled = [r for r in ruled if not _someone_elses(r, parsed)]
     known = [*prior, *ruled]
     kept = [p for p in parsed if not any(_same_words(p, r) for r in known)]
     return [*_with_changes(ruled), *kept]

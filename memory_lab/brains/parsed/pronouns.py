@@ -1,0 +1,98 @@
+"""Whom "he" and "she" name: the person last mentioned, across turns and jobs.
+
+"My husband's called Dev" in one turn and "He's a paramedic" a day later are
+read by different extraction jobs. The second job still knows the first's
+facts (the stored facts it is shown), so the people those facts name seed the
+referents, oldest first; each sentence read then updates them. A relation noun
+says which pronoun fits ("husband" is "he"); a bare name fits either, until a
+person of known gender is named after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from memory_lab.brains.parsed.lexicon import RELATION_NOUNS
+from memory_lab.brains.rule_based.extraction.corrections import FactLike
+
+HE = frozenset(
+    """husband boyfriend fiance dad father brother son grandpa grandfather uncle
+    nephew stepdad stepson""".split()
+)
+SHE = frozenset(
+    """wife girlfriend fiancee mom mum mother sister daughter grandma grandmother
+    aunt niece stepmom stepdaughter landlady""".split()
+)
+PRONOUNS = frozenset({"he", "she", "him", "her"})
+_FORMS = {"him": "he", "her": "she"}
+
+
+def fits(relation: str | None) -> tuple[str, ...]:
+    """The pronouns a person of this relation answers to."""
+    if relation in HE:
+        return ("he",)
+    if relation in SHE:
+        return ("she",)
+    return ("he", "she")
+
+
+class Referents:
+    """The person each third-person pronoun names now."""
+
+    def __init__(self, speaker: str) -> None:
+        self._speaker = speaker
+        self._by_pronoun: dict[str, str] = {}
+        self._fits: dict[str, tuple[str, ...]] = {}
+
+    def note(self, subject: str, relation: str | None = None) -> None:
+        """`subject` was just mentioned; `relation` is its relation noun if known.
+
+        A person keeps the pronoun a relation once gave them: "Kofi" after "my
+        brother Kofi" is "he" only.
+        """
+        if subject == self._speaker:
+            return
+        if relation is None and "'s " in subject:
+            relation = subject.rsplit("'s ", 1)[1]
+        if relation is not None or subject not in self._fits:
+            self._fits[subject] = fits(relation)
+        for pronoun in self._fits[subject]:
+            self._by_pronoun[pronoun] = subject
+
+    def resolve(self, word: str) -> str | None:
+        """The subject a pronoun names, or None when no one fits."""
+        word = word.lower()
+        return self._by_pronoun.get(_FORMS.get(word, word))
+
+    @classmethod
+    def from_facts(cls, speaker: str, facts: Sequence[FactLike]) -> Referents:
+        """Seeded with the people stored facts name, the newest last."""
+        referents = cls(speaker)
+        for subject, relation in _people(speaker, _oldest_first(facts)):
+            referents.note(subject, relation)
+        return referents
+
+
+def _oldest_first(facts: Sequence[FactLike]) -> list[FactLike]:
+    def when(fact: FactLike) -> datetime | None:
+        return getattr(fact, "created_at", None)
+
+    if all(when(f) is not None for f in facts):
+        return sorted(facts, key=lambda f: when(f))  # type: ignore[arg-type, return-value]
+    return list(facts)
+
+
+def _people(
+    speaker: str, facts: Iterable[FactLike]
+) -> Iterable[tuple[str, str | None]]:
+    """(subject, relation) for each person a fact names."""
+    for fact in facts:
+        head, _, rest = fact.key.partition(".")
+        name = fact.value.strip().lower()
+        # "sister.ana" = "Ana" (the parse), "wife.name" = "Marisol" (the rules)
+        named = rest in {"_".join(name.split()), "name"}
+        if fact.subject == speaker and head in RELATION_NOUNS and named:
+            yield name, head
+        elif fact.subject != speaker and fact.subject:
+            yield fact.subject, None

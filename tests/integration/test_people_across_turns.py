@@ -1,0 +1,50 @@
+"""He and she across turns and jobs, and other people's facts kept as theirs.
+
+One turn a day, each read by its own extraction job; phrasings are this file's.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from memory_lab import Memory
+
+START = datetime(2026, 3, 9, 18, tzinfo=UTC)
+
+
+def facts_after(*turns: str) -> set[tuple[str, str]]:
+    """(subject, value) of the active facts after one turn a day."""
+    with Memory.open(":memory:") as memory:
+        for day, text in enumerate(turns):
+            stamp = (START + timedelta(days=day)).isoformat()
+            memory.add("t", [{"role": "user", "content": text, "timestamp": stamp}])
+            memory.flush()
+        return {(f.subject, f.value) for f in memory.facts("t")}
+
+
+def test_a_pronoun_a_day_later_names_the_person_named_before() -> None:
+    found = facts_after("My wife is called Marisol.", "She's a structural engineer.")
+    assert ("user", "Marisol") in found, found
+    assert any(s == "marisol" and "engineer" in v for s, v in found), found
+    assert not any(s == "user" and "engineer" in v for s, v in found), found
+
+
+def test_he_and_she_go_to_the_person_each_fits() -> None:
+    found = facts_after(
+        "My brother Kofi lives in Accra.",
+        "My niece is called Abena.",
+        "He's 38 and she's 9.",
+    )
+    assert ("kofi", "38") in found, found
+    assert ("abena", "9") in found, found
+
+
+def test_another_persons_home_is_never_the_speakers() -> None:
+    found = facts_after("I live in Galway.", "My cousin Róisín lives in Cork.")
+    assert ("user", "Galway") in found, found
+    assert not any(s == "user" and "Cork" in v for s, v in found), found
+
+
+def test_a_pronoun_with_no_one_before_it_is_not_guessed() -> None:
+    found = facts_after("He is a firefighter.")
+    assert not any("firefighter" in v for _, v in found), found
