@@ -181,6 +181,12 @@ class FactCandidate(Record):
         "('I quit the choir', 'finished at the café'): that fact's validity closes "
         "when the statement says so, and no new value holds.",
     )
+    past: bool = Field(
+        default=False,
+        description="The statement says the fact held only in the past ('I used "
+        "to live in Rotterdam'): it is stored already ended, and ends a stored "
+        "fact of the same value.",
+    )
     changes: bool = Field(
         default=False,
         description="The statement says a value changed ('it's $50 now', 'I "

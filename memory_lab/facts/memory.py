@@ -36,6 +36,7 @@ from memory_lab.facts.reconciliation import (
     describe_outcome,
     effective_confidence,
     new_fact,
+    normalise_value,
     reconcile,
     with_unique_ids,
 )
@@ -286,6 +287,8 @@ class FactMemory:
             current = self._active_for(tenant, candidate.subject, candidate.key, now)
             if candidate.ends:
                 return self._close(tenant, candidate, current, now)
+            if candidate.past:
+                return self._past(tenant, candidate, current, now)
             if current is None:
                 # The same slot said with fewer or more qualifiers updates its row.
                 current = family_match(
@@ -366,6 +369,35 @@ class FactMemory:
             f"Ended {label} = {current.value!r}: no longer holds",
             [closed.id],
             {"op": "restore", "fact": closed.id},
+        )
+        self.events.append(tenant, [event])
+        return event
+
+    def _past(
+        self, tenant: str, candidate: FactCandidate, current: Fact | None, now: datetime
+    ) -> MemoryEvent:
+        """What used to hold: it ends a stored fact of that value, or is kept ended."""
+        same = current is not None and normalise_value(
+            current.value
+        ) == normalise_value(candidate.value)
+        if current is not None and same:
+            return self._close(tenant, candidate, current, now)
+        row = new_fact(tenant, candidate, now, self.config)
+        # When it began is not said; it held until it was said to be past.
+        row = row.model_copy(update={"valid_until": row.valid_from})
+        row = with_unique_ids(
+            Outcome("added", inserts=[row], fact=row),
+            lambda i: self.store.get(tenant, i) is not None,
+        ).inserts[0]
+        self._insert(tenant, row)
+        label = f"{row.subject}.{row.category}.{row.key}"
+        event = make_event(
+            tenant,
+            "fact_added",
+            now,
+            f"Remembered {label} = {row.value!r}, as held in the past",
+            [row.id],
+            {"op": "revert", "fact": row.id, "restore": None},
         )
         self.events.append(tenant, [event])
         return event
@@ -696,7 +728,14 @@ class FactMemory:
     ) -> Fact | None:
         rows = self.store.rows(tenant, subject=subject, key=key, status="active")
         live = [r for r in rows if r.is_active(now)]
-        for stale in (r for r in rows if not r.is_active(now) and r.status == "active"):
+        past_ttl = [
+            r
+            for r in rows
+            if r.status == "active"
+            and r.expires_at is not None
+            and r.expires_at <= now
+        ]
+        for stale in past_ttl:
             # A row past its TTL reads as expired; record that so the chain stays
             # honest.
             self._update(

@@ -48,3 +48,19 @@ def test_another_persons_home_is_never_the_speakers() -> None:
 def test_a_pronoun_with_no_one_before_it_is_not_guessed() -> None:
     found = facts_after("He is a firefighter.")
     assert not any("firefighter" in v for _, v in found), found
+
+
+def test_what_used_to_hold_is_kept_as_past_and_ends_the_same_value() -> None:
+    with Memory.open(":memory:") as memory:
+        for text in [
+            "I live in Ghent.",
+            "Well, I used to live in Ghent. These days I live in Leuven.",
+            "I used to work at Colruyt.",
+        ]:
+            memory.add("t", [{"role": "user", "content": text}])
+            memory.flush()
+        now = [f.value for f in memory.facts("t")]
+        events = [e.detail for e in memory.events("t")]
+    assert not any("Colruyt" in v for v in now), now
+    assert not any(v == "Ghent" for v in now), now
+    assert any("Colruyt" in d and "past" in d for d in events), events

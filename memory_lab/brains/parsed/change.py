@@ -54,3 +54,19 @@ def verb_signals_change(verb: Token) -> bool:
     if any(t.lower_ in _COMPARATIVES and t.head.i in near for t in verb.subtree):
         return True
     return _marks_now(list(verb.sent))
+
+
+def past_only(verb: Token) -> bool:
+    """Whether a clause says what used to hold: "I used to live in Rotterdam"."""
+    head = verb.head if verb.dep_ == "xcomp" else None
+    return (
+        head is not None
+        and head.lemma_.lower() == "use"
+        and head.tag_ == "VBD"
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
+    )
+
+
+def sentence_past_only(sentence: Span) -> bool:
+    """The same for a sentence: some clause in it says what used to hold."""
+    return any(past_only(t) for t in sentence if t.dep_ == "xcomp")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.change import signals_change
+from memory_lab.brains.parsed.change import past_only, signals_change
 from memory_lab.brains.parsed.clauses import Statement, statements
 from memory_lab.brains.parsed.facts import Reading, readings, relation_readings, slug
 from memory_lab.brains.parsed.frames import (
@@ -91,6 +91,7 @@ def _candidate(
     hedged: bool,
     changes: bool = False,
     ends: bool = False,
+    past: bool = False,
 ) -> FactCandidate:
     return FactCandidate(
         category=reading.category,
@@ -105,6 +106,7 @@ def _candidate(
         evidence=sentence.text.strip(),
         changes=changes,
         ends=ends,
+        past=past,
     )
 
 
@@ -176,6 +178,7 @@ def parse_candidates(
                             statement.hedged,
                             ended is None and signals_change(statement),
                             ends=ended is not None,
+                            past=past_only(statement.verb),
                         )
                     )
     return found

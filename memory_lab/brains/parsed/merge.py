@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_lab.brains.parsed.change import sentence_signals_change
+from memory_lab.brains.parsed.change import (
+    sentence_past_only,
+    sentence_signals_change,
+)
 from memory_lab.brains.parsed.extract import parse_candidates
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.rule_based.extraction import extract_candidates
@@ -67,16 +70,21 @@ def merged_candidates(
 
 
 def _with_changes(ruled: list[FactCandidate]) -> list[FactCandidate]:
-    """Rule readings marked when their sentence says a value changed.
+    """Rule readings marked when their sentence says a value changed or used to hold.
 
     The rules name the slot; whether the statement is a change ("lately I've
-    been more into jazz") is the parse's to tell.
+    been more into jazz") or only of the past ("I used to live in Rotterdam")
+    is the parse's to tell.
     """
-    sentences = [r.evidence for r in ruled]
-    docs = parse_many(sentences)
+    docs = parse_many(r.evidence for r in ruled)
     return [
-        r.model_copy(update={"changes": True})
-        if r.evidence and any(sentence_signals_change(s) for s in doc.sents)
+        r.model_copy(
+            update={
+                "changes": any(sentence_signals_change(s) for s in doc.sents),
+                "past": any(sentence_past_only(s) for s in doc.sents),
+            }
+        )
+        if r.evidence
         else r
         for r, doc in zip(ruled, docs, strict=True)
     ]
