@@ -35,6 +35,7 @@ not caught, and only a purge removes it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from datetime import datetime
 from memory_lab.facts.commands import sentence_command, split_sentences
 from memory_lab.facts.memory import FactMemory
 from memory_lab.facts.reconciliation import normalise_value
-from memory_lab.text import content_words, quotes_value
+from memory_lab.text import content_words, quotes_value, stored_content_words
 from memory_lab.types import Episode, Fact, Message
 
 _FORGET = re.compile(r"\bforget\b", re.I)
@@ -66,6 +67,17 @@ class Withheld:
     facts: frozenset[str] = frozenset()
     """Active facts such a command names, left out until the worker forgets them."""
 
+    @functools.cached_property
+    def _words(self) -> frozenset[str]:
+        """Every word a withheld value or request has: a text with none is kept."""
+        return frozenset().union(*self.values, *(n for n, _ in self.requests))
+
+    def _may_withhold(self, text: str) -> bool:
+        """A cheap first look, so the usual text is not split into sentences."""
+        return bool(_FORGET.search(text)) or bool(
+            self._words and self._words & stored_content_words(text)
+        )
+
     def quotes(self, sentence: str) -> bool:
         """Whether a summary's `sentence` quotes a forgotten value or asks to forget.
 
@@ -85,7 +97,7 @@ class Withheld:
 
     def text(self, text: str) -> str:
         """`text` without its withheld sentences, line by line."""
-        if not text:
+        if not text or not self._may_withhold(text):
             return text
         lines: list[str] = []
         date = ""  # a dropped line's date goes to the next line of its entry
@@ -117,9 +129,9 @@ class Withheld:
         for asking to forget.
         """
         source = m.id in self.turns
-        asks = m.role == "user" and bool(_FORGET.search(m.content))
-        if not source and not asks and not self.values and not self.requests:
+        if not source and not self._may_withhold(m.content):
             return m
+        asks = m.role == "user" and bool(_FORGET.search(m.content))
         sentences = split_sentences(m.content)
         if not sentences:
             return m
