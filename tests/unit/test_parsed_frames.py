@@ -77,3 +77,32 @@ def test_moods_and_things_are_not_ages_or_classes(text: str) -> None:
 def test_a_diet_is_one_slot_and_a_people_a_class() -> None:
     assert ("user", "diet", "vegan") in read("I'm vegan.")
     assert any(k.startswith("is.") for _, k, _ in read("We're Basque, both of us."))
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "second"),
+    [
+        ("i'm a welder my wife is a midwife", "welder", "midwife"),
+        ("we adopted a greyhound last spring she is a pharmacist", "greyhound", None),
+        ("im 33 i work as a locksmith", "33", "locksmith"),
+    ],
+)
+def test_a_clause_break_typed_without_punctuation_still_splits(
+    text: str, first: str, second: str | None
+) -> None:
+    values = " | ".join(v for _, _, v in read(text))
+    assert first in values, values
+    if second:
+        assert second in values, values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if the transfer goes through we might relocate to Turin",
+        "maybe one day I'll learn Icelandic, who knows",
+    ],
+)
+def test_a_conditional_or_a_wish_is_not_cut_into_a_statement(text: str) -> None:
+    values = " | ".join(v for _, _, v in read(text))
+    assert "Turin" not in values and "Icelandic" not in values, values

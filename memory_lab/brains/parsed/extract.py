@@ -23,6 +23,7 @@ from memory_lab.brains.parsed.frames import (
 from memory_lab.brains.parsed.lexicon import ENDING_PHRASALS, ENDING_VERBS
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.parsed.pronouns import Referents
+from memory_lab.brains.parsed.runons import repunctuated
 from memory_lab.brains.rule_based.extraction.candidates import (
     CATEGORY_IMPORTANCE,
     speaker_subject,
@@ -129,6 +130,11 @@ def parse_candidates(
             continue
         readable.append((message, subject, text))
     docs = parse_many(t for _, _, t in readable)
+    # Chat's run-on clauses are parsed again with their breaks marked.
+    mended = {i: text for i, d in enumerate(docs) if (text := repunctuated(d))}
+    if mended:
+        reparsed = dict(zip(mended, parse_many(mended.values()), strict=True))
+        docs = [reparsed.get(i, d) for i, d in enumerate(docs)]
     found: list[FactCandidate] = []
     people: dict[str, Referents] = {}
     for (message, speaker, _), doc in zip(readable, docs, strict=True):
