@@ -106,3 +106,22 @@ def test_a_clause_break_typed_without_punctuation_still_splits(
 def test_a_conditional_or_a_wish_is_not_cut_into_a_statement(text: str) -> None:
     values = " | ".join(v for _, _, v in read(text))
     assert "Turin" not in values and "Icelandic" not in values, values
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("we nearly bought a flat in Whitby", "Whitby"),
+        ("I almost signed with Orbis", "Orbis"),
+        ("apparently my landlord is a drummer", "drummer"),
+        ("I'd really love to see Tasmania someday", "Tasmania"),
+        ("I was going to enrol at Kingsmead but didn't", "Kingsmead"),
+        ("my partner wants to move to Crete", "Crete"),
+        ("we hope to settle in Lyon eventually", "Lyon"),
+    ],
+)
+def test_what_did_not_happen_or_is_only_wanted_is_not_stored(
+    text: str, value: str
+) -> None:
+    values = " | ".join(v for _, _, v in read(text))
+    assert value not in values, values

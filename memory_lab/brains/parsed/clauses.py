@@ -20,6 +20,7 @@ from memory_lab.brains.parsed.lexicon import (
     RELATION_NOUNS,
     REPORTING_VERBS,
     TIME_NOUNS,
+    UNREALISED_ADVERBS,
     UNREALISED_VERBS,
 )
 from memory_lab.brains.parsed.pronouns import PRONOUNS, Referents
@@ -183,7 +184,28 @@ def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
 
 
 def unrealised(verb: Token) -> bool:
-    """Under "meant to", "forgot to": the complement did not happen."""
+    """Under "meant to", "forgot to", "almost", "was going to": it did not happen.
+
+    A complement also takes its head's supposition: "I'd love to visit
+    Patagonia" is a wish, as "I'd visit" is.
+    """
+    if any(
+        c.dep_ == "advmod" and c.lower_ in UNREALISED_ADVERBS for c in verb.children
+    ):
+        return True
+    if verb.dep_ == "xcomp" and verb.head.i != verb.i:
+        head = verb.head
+        if _supposed(head):
+            return True
+        # "I was going to sign up": a past plan, said because it fell through.
+        if (
+            head.lemma_ == "go"
+            and head.tag_ == "VBG"
+            and any(
+                c.dep_ == "aux" and c.lower_ in {"was", "were"} for c in head.children
+            )
+        ):
+            return True
     node = verb
     while node.dep_ == "xcomp" and node.head.i != node.i:
         node = node.head

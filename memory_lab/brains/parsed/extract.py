@@ -20,7 +20,12 @@ from memory_lab.brains.parsed.frames import (
     frame_readings,
     named_by_verb,
 )
-from memory_lab.brains.parsed.lexicon import ENDING_PHRASALS, ENDING_VERBS
+from memory_lab.brains.parsed.lexicon import (
+    ENDING_PHRASALS,
+    ENDING_VERBS,
+    PLAN_VERBS,
+    STATE_FRAMES,
+)
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.parsed.pronouns import Referents
 from memory_lab.brains.parsed.runons import repunctuated
@@ -82,6 +87,18 @@ def _ending(
             end = max(t.i for t in obj.subtree if not t.is_punct)
             return fact, verb.doc[verb.i : end + 1]
     return None
+
+
+_STATE_SLOTS = frozenset(STATE_FRAMES.values())
+
+
+def _planned_state(statement: Statement, reading: Reading) -> bool:
+    """A state only wanted or planned: "wants to move to Spain" is no home yet."""
+    verb = statement.verb
+    planned = verb.lemma_.lower() in PLAN_VERBS or (
+        verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLAN_VERBS
+    )
+    return planned and reading.key in _STATE_SLOTS
 
 
 def _candidate(
@@ -167,6 +184,7 @@ def parse_candidates(
                         r
                         for r in readings(statement)
                         if (r.value.start, r.value.end) not in spans
+                        and not _planned_state(statement, r)
                     ] + framed
                 for reading in stated:
                     if not reading.value.text.strip():

@@ -93,6 +93,10 @@ PRONOUN_OBJECTS = frozenset(
 )
 """Objects that name nothing by themselves: a value needs a thing."""
 
+UNREALISED_ADVERBS = frozenset("almost nearly apparently supposedly allegedly".split())
+"""Adverbs that keep their clause from stating a fact: "we almost bought a house"
+did not happen, "apparently he's a spy" is hearsay."""
+
 UNREALISED_VERBS = frozenset(
     "mean forget fail neglect refuse avoid hesitate pretend struggle".split()
 )
