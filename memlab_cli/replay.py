@@ -90,7 +90,7 @@ def replay(
             memory.flush()
             if step.compressed:
                 result.compressions += 1
-            _, window = memory.window(tenant)
+            _, window = memory.window(tenant, as_stored=True)
             context = memory.context(tenant, msg.content)
             sizes = memory.stats(tenant)
             result.turns.append(

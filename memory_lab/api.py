@@ -33,6 +33,7 @@ from memory_lab.api_turns import to_message
 from memory_lab.api_views import MemoryViews, Step
 from memory_lab.clock import Clock
 from memory_lab.config import LLMSettings, MemoryConfig, Recipe
+from memory_lab.context.withheld import shown_window
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import InvalidMessageError, MemoryLabError, require_tenant
 from memory_lab.recipes import recipe as named_recipe
@@ -255,9 +256,19 @@ class Memory(MemoryViews, OwnerControl):
         """One fact row by id, in force or not; None when the tenant has none."""
         return self._engine.facts.get(require_tenant(tenant), fact_id)
 
-    def window(self, tenant: str, *, thread: str = "main") -> tuple[str, list[Message]]:
-        """The session window: the running summary, then the verbatim tail."""
-        return self._engine.thread_view(tenant, thread)
+    def window(
+        self, tenant: str, *, thread: str = "main", as_stored: bool = False
+    ) -> tuple[str, list[Message]]:
+        """The session window: the running summary, then the verbatim tail.
+
+        As a model should see it: without what forgotten facts withhold (the
+        sentences that quote them, as every context leaves them out).
+        `as_stored=True` gives the window as the transcript holds it, for audit.
+        """
+        summary, tail = self._engine.thread_view(tenant, thread)
+        if as_stored:
+            return summary, tail
+        return shown_window(self._engine.facts, require_tenant(tenant), summary, tail)
 
     def threads(self, tenant: str) -> list[str]:
         """The tenant's threads, by name: each one given a turn or a close.

@@ -255,3 +255,17 @@ def _requested(fact: Fact, asked: Sequence[tuple[str, datetime, int | None]]) ->
         quotes_value(content_words(said), value) and fact.created_at <= when
         for said, when, _ in asked
     )
+
+
+def shown_window(
+    facts: FactMemory, tenant: str, summary: str, tail: Sequence[Message]
+) -> tuple[str, list[Message]]:
+    """A session window as a model may see it, without what forgets withhold.
+
+    The running summary and the tail lose the sentences forgotten facts (or a
+    forget command in the tail) withhold; for the ways a window reaches a model
+    outside a context build, such as a chat history handed to an agent.
+    """
+    latest = max((m.timestamp for m in tail), default=None)
+    withheld = withheld_for(facts, tenant, tail, now=latest or facts.clock.now())
+    return withheld.text(summary), withheld.messages(tail)

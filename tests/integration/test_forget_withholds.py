@@ -137,7 +137,8 @@ def test_summaries_written_before_and_after_the_forget_leave_its_words_out(
             summary = bundle.block("summary")
             assert summary is not None and "marathon" in summary.text
         # Only what is shown is filtered: the stored summary and turns keep it.
-        assert "Nordea" in memory.window("kai")[0]
+        assert "Nordea" in memory.window("kai", as_stored=True)[0]
+        assert "Nordea" not in memory.window("kai")[0]
         assert stored(memory, "kai", "Nordea")
 
 

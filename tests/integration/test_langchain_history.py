@@ -200,3 +200,25 @@ def test_a_chain_with_history_sees_the_first_exchange_on_its_second_call(memory)
     ]
     # Another session id is another conversation.
     assert MemoryLabChatHistory(memory, "ada", thread="chat-2").messages == []
+
+
+def test_a_forgotten_fact_is_not_handed_back_to_the_model(memory):
+    history = MemoryLabChatHistory(memory, "ada", thread="s")
+    history.add_messages(
+        [
+            HumanMessage("I keep my spare key under the blue flowerpot."),
+            AIMessage("Got it."),
+            HumanMessage("We have a cat called Pixel."),
+            AIMessage("Cute."),
+        ]
+    )
+    memory.flush()
+    key = [f for f in memory.facts("ada") if "flowerpot" in f.value]
+    assert key, memory.facts("ada")
+    memory.forget("ada", key[0].id)
+    text = " ".join(str(m.content) for m in history.messages)
+    assert "flowerpot" not in text
+    assert "Pixel" in text
+    # The transcript keeps it for audit until a purge.
+    _, stored = memory.window("ada", thread="s", as_stored=True)
+    assert any("flowerpot" in m.content for m in stored)
