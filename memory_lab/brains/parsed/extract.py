@@ -148,7 +148,7 @@ def parse_candidates(
         readable.append((message, subject, text))
     docs = parse_many(t for _, _, t in readable)
     # Chat's run-on clauses are parsed again with their breaks marked.
-    mended = {i: text for i, d in enumerate(docs) if (text := repunctuated(d))}
+    mended = {i: fixed for i, d in enumerate(docs) if (fixed := repunctuated(d))}
     if mended:
         reparsed = dict(zip(mended, parse_many(mended.values()), strict=True))
         docs = [reparsed.get(i, d) for i, d in enumerate(docs)]
