@@ -21,6 +21,13 @@ from pydantic import (
     model_validator,
 )
 
+from memory_lab.fact_block_config import (
+    FactGroup,
+    check_shares,
+    default_groups,
+    plain_header,
+)
+
 StructuredOutput = Literal["json_schema", "json_object_schema", "json_object", "none"]
 """How an endpoint can be asked for JSON; servers differ. The modes are in
 order of the strength of their guarantee: the order an endpoint is probed in."""
@@ -228,59 +235,12 @@ def _default_categories() -> dict[str, CategoryPolicy]:
     return policies
 
 
-class FactGroup(Frozen):
-    """Fact categories the facts block lists together under one header.
-
-    A header said once costs fewer tokens than a category tag on every line.
-    """
-
-    header: str = Field(
-        min_length=1,
-        max_length=40,
-        description="Shown as its own line, followed by a colon.",
-    )
-    categories: tuple[str, ...] = Field(
-        min_length=1, description="Categories listed under the header."
-    )
-
-    @field_validator("header")
-    @classmethod
-    def _plain(cls, header: str) -> str:
-        return plain_header(header)
-
-
-def plain_header(header: str) -> str:
-    """A header must not read as a fact line or break the block into two.
-
-    Raises:
-        ValueError: naming the header.
-    """
-    if header != header.strip() or "\n" in header or "\r" in header:
-        raise ValueError(
-            f"header {header!r} must be one line without surrounding spaces"
-        )
-    if header.startswith("-"):
-        raise ValueError(f"header {header!r} must not start with '-': fact lines do")
-    return header
-
-
-def _default_groups() -> tuple[FactGroup, ...]:
-    return (
-        FactGroup(header="Preferences", categories=("instruction", "preference")),
-        FactGroup(header="Decisions", categories=("decision",)),
-        FactGroup(
-            header="Knowledge", categories=("identity", "constraint", "knowledge")
-        ),
-        FactGroup(header="Open items", categories=("unresolved",)),
-    )
-
-
 class FactConfig(Frozen):
     """Vocabulary and lifecycle of structured facts."""
 
     categories: dict[str, CategoryPolicy] = Field(default_factory=_default_categories)
     groups: tuple[FactGroup, ...] = Field(
-        default_factory=_default_groups,
+        default_factory=default_groups,
         description="Headers of the facts block, in the order shown, and the "
         "categories under each; within a header, facts keep their rank order. "
         "The user's instructions are how they want to be answered (preferences); "
@@ -391,6 +351,7 @@ class FactConfig(Frozen):
                         f"{seen[category]!r} and {group.header!r}"
                     )
                 seen[category] = group.header
+        check_shares(self.groups)
         unknown = sorted(set(seen) - set(self.categories))
         if unknown and "groups" in self.model_fields_set:
             known = ", ".join(sorted(self.categories))
@@ -398,6 +359,10 @@ class FactConfig(Frozen):
                 f"groups: unknown fact category {unknown[0]!r} (known: {known})"
             )
         return self
+
+    def shares(self) -> dict[str, float]:
+        """Each header's share of the facts block, for the headers given one."""
+        return {g.header: g.share for g in self.groups if g.share is not None}
 
     def header(self, category: str) -> str:
         """The facts block header a category is listed under."""

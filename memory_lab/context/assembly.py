@@ -224,7 +224,8 @@ def assemble(
     standing = [f for f in ranked if f.id not in competing_ids]
     rows = [_fact_row(f, f.id in hedged, data.now, facts_config) for f in standing]
     fact_room = max(0, min(budget.facts, remaining) - wrapper)
-    shown_facts = [rows[i] for i in choose(rows, fact_room, counter, scan)]
+    chosen = choose(rows, fact_room, counter, scan, facts_config.shares())
+    shown_facts = [rows[i] for i in chosen]
     facts_block = _block(
         "facts", grouped(shown_facts, facts_config), budget.facts, counter
     )

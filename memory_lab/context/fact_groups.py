@@ -14,7 +14,7 @@ Pure: identical inputs give identical lines.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
@@ -74,6 +74,7 @@ def choose(
     budget: int,
     counter: TokenCounter,
     scan: AssemblyConfig,
+    shares: Mapping[str, float] | None = None,
 ) -> list[int]:
     """Indices of the rows that fit in `budget` with their headers, in rank order.
 
@@ -81,24 +82,49 @@ def choose(
     one after it may still fit, and the scan stops once the budget is nearly
     spent or many rows in a row missed. A row whose header is not yet shown also
     pays for the header.
+
+    With `shares` (`FactConfig.shares`: header -> share of the block), no header
+    crowds out the others: forty preferences must not keep the one open item
+    out. A first pass takes each header's rows only up to its share of `budget`;
+    a second gives the room the others left to the rows still waiting, in rank
+    order. So a header over its share yields room to the others, room they do
+    not use is not wasted, and the block never exceeds `budget`.
     """
-    chosen: list[int] = []
+    shares = shares or {}
+    costs = [counter.count(escape_data(row.line)) + 1 for row in rows]
+    chosen: set[int] = set()
     opened: set[str] = set()
-    used = misses = 0
-    for i, row in enumerate(rows):
-        if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
-            break
-        cost = counter.count(escape_data(row.line)) + 1
-        if row.header not in opened:
-            cost += header_cost(row.header, counter)
-        if used + cost <= budget:
-            chosen.append(i)
-            opened.add(row.header)
-            used += cost
-            misses = 0
-        else:
-            misses += 1
-    return chosen
+    spent: dict[str, int] = {}
+    used = 0
+
+    def fill(order: Iterable[int], capped: bool) -> list[int]:
+        nonlocal used
+        waiting, misses = [], 0
+        for i in order:
+            if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
+                break
+            header = rows[i].header
+            cost = costs[i]
+            if header not in opened:
+                cost += header_cost(header, counter)
+            share = shares.get(header) if capped else None
+            if share is not None and spent.get(header, 0) + cost > share * budget:
+                waiting.append(i)  # over its share: waits for what others leave
+                continue
+            if used + cost <= budget:
+                chosen.add(i)
+                opened.add(header)
+                spent[header] = spent.get(header, 0) + cost
+                used += cost
+                misses = 0
+            else:
+                misses += 1
+        return waiting
+
+    waiting = fill(range(len(rows)), capped=True)
+    if waiting:
+        fill((i for i in range(waiting[0], len(rows)) if i not in chosen), False)
+    return sorted(chosen)
 
 
 def grouped(
