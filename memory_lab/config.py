@@ -323,6 +323,14 @@ class FactConfig(Frozen):
         "MiniLM: paraphrased slots 0.37-0.80, such as 'diet' and 'is vegetarian'; "
         "unrelated ones up to 0.36, such as 'city' and 'job'; a thin margin).",
     )
+    related_threshold: float = Field(
+        default=0.55,
+        ge=0.0,
+        le=1.0,
+        description="Cosine of two facts' 'key: value' embeddings from which "
+        "consolidation and gathered lines take them for one kind of thing "
+        "(`facts.grouping.RELATED_THRESHOLD` says what was measured).",
+    )
 
     @field_validator("other_header")
     @classmethod

@@ -1,8 +1,10 @@
 """The value of a consolidated fact, written by the brain and checked against its parts.
 
-A model asked to summarise "hiking; jazz; cooking" may add what no member said;
-a summary with a content word none of the members has is refused and the members'
-values are kept, joined, instead.
+A model asked to summarise "hiking; jazz; cooking" may add what no member said,
+or leave out what one did ("walks" for "long walks in the forest" loses where).
+A summary with a content word none of the members has, or without every content
+word of each member, is refused and the members' values are kept, joined,
+instead: a folded row must still answer whatever its members answered.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ def grounded_summariser(
         result = brain.condense(joined, max_tokens=counter.count(joined))
         notes.extend(result.notes)
         text = result.value.strip()
-        if not text or not content_words(text) <= content_words(joined):
+        said = content_words(text)
+        if not text or not said <= content_words(joined):
+            return joined
+        if any(not content_words(v) <= said for v in values):
             return joined
         return text
 

@@ -155,6 +155,12 @@ class MeaningMatcher:
             self._vectors.popitem(last=False)
         return [found[t] for t in texts]
 
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings of `texts`, one row each, from the kept ones where it can."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack(self._vectors_for(texts))
+
     def match(self, candidate: FactCandidate, active: Sequence[Fact]) -> Fact | None:
         """The active fact of the candidate's subject and category it restates.
 

@@ -562,9 +562,10 @@ class FactMemory:
         """Fold related extracted facts into one, past the limit or on schedule.
 
         Runs when a subject holds more active facts than the limit, or when
-        `scheduled` (the month turned). `folding.fold_plan` picks the groups; each
-        new row supersedes its members, its value written by `summarise` (the
-        brain) or their values joined.
+        `scheduled` (the month turned). `folding.fold_plan` picks the groups (by
+        meaning when the tier has an embedder); each new row supersedes its
+        members, its value written by `summarise` (the brain) or their values
+        joined.
         """
         tenant = require_tenant(tenant)
         with self._lock:
@@ -573,7 +574,12 @@ class FactMemory:
             if not scheduled and len(active) <= self.config.consolidate_above:
                 return []
             events = []
-            for members, candidate in fold_plan(active, subject, summarise):
+            embed = None if self.meaning is None else self.meaning.vectors
+            threshold = self.config.related_threshold
+            plan = fold_plan(
+                active, subject, summarise, embed=embed, threshold=threshold
+            )
+            for members, candidate in plan:
                 summary = new_fact(tenant, candidate, now, self.config)
                 self._insert(tenant, summary)
                 for m in members:
