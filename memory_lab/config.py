@@ -23,6 +23,7 @@ from pydantic import (
 
 from memory_lab.fact_block_config import (
     FactGroup,
+    GatherConfig,
     check_shares,
     default_groups,
     plain_header,
@@ -331,6 +332,7 @@ class FactConfig(Frozen):
         "consolidation and gathered lines take them for one kind of thing "
         "(`facts.grouping.RELATED_THRESHOLD` says what was measured).",
     )
+    gather: GatherConfig = Field(default_factory=GatherConfig)
 
     @field_validator("other_header")
     @classmethod

@@ -1,4 +1,4 @@
-"""Configuration of the facts block: its headers and their shares.
+"""Configuration of the facts block: its headers, their shares, and gathered lines.
 
 Kept apart from `memory_lab.config`, which imports these models into `FactConfig`,
 so that file does not keep growing. Frozen and strict like every config model
@@ -97,3 +97,48 @@ def check_shares(groups: Sequence[FactGroup]) -> None:
             f"groups: the headers' shares add up to {total:.2f}, more than the "
             "whole facts block (1.0)"
         )
+
+
+class GatherConfig(_Frozen):
+    """Gathered lines: what one subject said of the kinds a question asks about.
+
+    Multi-session questions ("which cities has she visited?") need values said
+    months apart; one dense line holds them, dated, where ten excerpts cannot.
+    Built at context time (`facts.gathering`), so it is never out of date.
+    """
+
+    enabled: bool = Field(
+        default=True,
+        description="Offer a gathered line to the context's ranking for each "
+        "person or thing a question names.",
+    )
+    max_line_share: float = Field(
+        default=0.055,
+        gt=0.0,
+        le=0.5,
+        description="Most of the context budget one gathered line's values may "
+        "take: a dense line, budgeted like any other, which competes for its "
+        "place (33 tokens at 600, 82 at 1,500; measured on LoCoMo dev, a fixed "
+        "80 tokens cost evidence at 600 and 32 held fewer answers at 1,500).",
+    )
+    min_values: int = Field(
+        default=2,
+        ge=2,
+        description="Distinct values a line needs (one value is its own fact "
+        "line already).",
+    )
+    min_similarity: float = Field(
+        default=0.15,
+        ge=-1.0,
+        le=1.0,
+        description="Least cosine between the question and a group's closest "
+        "fact for the group to be gathered (local MiniLM: facts that hold part "
+        "of a list answer have a median of 0.20, others 0.10).",
+    )
+    max_pool: int = Field(
+        default=200,
+        ge=2,
+        description="Most facts of one subject considered per question: those "
+        "sharing a word with it first, then the newest. Bounds the cost on "
+        "large tenants.",
+    )

@@ -17,6 +17,7 @@ from memory_lab.config import MemoryConfig
 from memory_lab.context.assembly import AssemblyInput, assemble
 from memory_lab.context.current import HEAD as CURRENT_HEAD
 from memory_lab.context.current import prefer_current, replaced_values
+from memory_lab.context.gathered import gathered_for
 from memory_lab.context.live import LiveReading, budget_without, live_block, with_live
 from memory_lab.context.shown_turns import ShownTurns
 from memory_lab.context.withheld import Withheld, withheld_for
@@ -94,22 +95,26 @@ def rank_turns_and_facts(
     now: datetime,
     limit: int,
     withheld: Withheld,
+    gather: bool = False,
 ) -> Ranked:
     """The candidate facts, and the turns and facts ranked on one fused scale.
 
     Facts about someone the question names join the candidates whatever their
-    words (the entity index); the one ranking decides which of them, and of the
+    words (the entity index), and with `gather` their gathered lines
+    (`context.gathered`); the one ranking decides which of them, and of the
     turns, a budget shows. The whole window is offered: turns the window block
     has no room for are ranked with the compressed ones, so none is unreachable.
     A question about the present puts the values in force ahead of turns that
     stated older ones (`current`); what forgotten facts withhold is left out.
     """
     seen = {f.id for f in facts}
-    facts = facts + [
-        f
-        for f in deps.facts.about(tenant, query, now=now, limit=limit)
-        if f.id not in seen
-    ]
+    about = deps.facts.about(tenant, query, now=now, limit=limit)
+    facts = facts + [f for f in about if f.id not in seen]
+    if gather:
+        facts += gathered_for(
+            deps.facts, deps.excerpts.embedder, deps.counter, deps.config,
+            tenant, query, about, now=now,
+        )  # fmt: skip
     turns, fact_scores = deps.excerpts.rank_with_facts(
         deps.transcript, deps.episodes, tenant, query, hits, extra=window, facts=facts
     )
@@ -159,6 +164,7 @@ def build_context(
             now=now,
             limit=limit,
             withheld=withheld,
+            gather=True,
         )
     facts = withheld.held(ranked.facts)
     block = live_block(live, config.budget.total, deps.counter)

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from memory_lab.config import AssemblyConfig, FactConfig
+from memory_lab.facts.gathering import gathered_sentence, is_gathered
 from memory_lab.facts.phrasing import fact_sentence
 from memory_lab.text import escape_data
 from memory_lab.tokens import TokenCounter
@@ -47,6 +48,8 @@ def fact_line(fact: Fact, hedged: bool, now: datetime) -> str:
     when the fact holds from, the statement's own date when it gave one.
     """
     mark = " (unsure)" if hedged else ""
+    if is_gathered(fact.id):  # each of its values carries its own date
+        return f"{FACT_MARK}{gathered_sentence(fact)}{mark}"
     since = fact.valid_from.date().isoformat()
     old = now - fact.valid_from > HISTORICAL_AFTER
     historical = fact.category == "decision" and old

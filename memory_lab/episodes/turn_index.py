@@ -26,6 +26,7 @@ import numpy as np
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
+from memory_lab.facts.gathering import is_gathered
 from memory_lab.fusion import RRF_K
 from memory_lab.restatement import memory_view
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
@@ -67,8 +68,11 @@ def fact_text(fact: Fact) -> str:
     assembly keeps only facts about whom the question asks, and a name on every
     fact of that person would lift them all above the turns that answer
     (measured: less evidence shown at 600 tokens on LoCoMo, answers unchanged).
+    A gathered line keeps it: it is one line for the person as a whole, as a
+    turn is found by who said it.
     """
-    return f"{fact.key.replace('_', ' ').replace('.', ' ')} {fact.value}"
+    text = f"{fact.key.replace('_', ' ').replace('.', ' ')} {fact.value}"
+    return f"{fact.subject}: {text}" if is_gathered(fact.id) else text
 
 
 def _bm25_score(bm25: Bm25View, query: Sequence[str], doc: Sequence[str]) -> float:

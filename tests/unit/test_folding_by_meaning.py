@@ -11,6 +11,7 @@ from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig
 from memory_lab.embeddings import default_embedder
 from memory_lab.facts.folding import fold_plan, member_value
+from memory_lab.facts.gathering import held_rows
 from memory_lab.facts.grouping import group_by_meaning
 from memory_lab.facts.memory import FactMemory
 from memory_lab.stores.memory import InMemoryEventLog, InMemoryFactStore
@@ -90,7 +91,7 @@ def test_a_value_that_does_not_name_its_slot_keeps_it() -> None:
     assert member_value(food, with_relation=True) == "budget food: 400"
 
 
-def test_no_value_disappears_from_the_facts(embedder) -> None:
+def test_no_value_disappears_from_the_facts_or_the_gathered_rows(embedder) -> None:
     facts, clock = tier(embedder, consolidate_above=3)
     stored(facts, clock, POTTERY + HAVE)
     before = {f.value for f in facts.active("t1")}
@@ -100,3 +101,7 @@ def test_no_value_disappears_from_the_facts(embedder) -> None:
     shown = content_words(" ".join(f.value for f in after))
     for value in before:
         assert content_words(value) <= shown, value
+    # The members stay readable one by one, each with its own date.
+    held = held_rows(facts.rows("t1"), clock.now(), facts.config, past=False)
+    assert {f.value for f in held} == before
+    assert len({f.valid_from for f in held}) == len(before)
