@@ -27,11 +27,13 @@ Map of the library:
 - `facts/`: `reconciliation` (the pure write decision and what it says),
   `memory` (FactMemory: reconciled writes, lifecycle, reads), `active_view` (the
   indexed active facts a query ranks), `ranking` (the one fact order and the
-  core), `folding` (which facts consolidation folds) and `consolidation` (the
-  brain's grounded value for them), `timeline` (as-of queries on valid and record
-  time), `valid_time`, `dedup` (one fact per meaning), `commands` and `explicit`
-  (remember / forget / correct), `suggestions`, `tools` (memory tools for an agent,
-  and what the engine offers a replying model with agentic memory on).
+  core), `grouping` (facts of one kind, by meaning), `folding` (which facts
+  consolidation folds) and `consolidation` (the brain's grounded value for them),
+  `gathering` (a person's values over time, dated), `timeline` (as-of queries on
+  valid and record time), `valid_time`, `dedup` (one fact per meaning), `commands`
+  and `explicit` (remember / forget / correct), `suggestions`, `tools` (memory
+  tools for an agent, and what the engine offers a replying model with agentic
+  memory on).
 - `context/`: `assembly` (pure, budgeted, delimited as data) and `build`
   (retrieve from every tier, then assemble).
 - `brains/`: the protocol (results carry tenant-free notes; `usage()` counts),

@@ -1,7 +1,9 @@
 """The structured-fact tier: small exact facts with provenance and a lifecycle.
 
 `reconciliation` decides each write (pure); `memory.FactMemory` applies it to a
-store and runs decay, expiry and consolidation; `timeline` answers as-of queries
+store and runs decay, expiry and consolidation (`grouping` finds facts of one
+kind by meaning, `folding` plans the folds); `gathering` lists a person's values
+of the kinds a question asks about, dated; `timeline` answers as-of queries
 on valid and record time, `valid_time` dates statements, `dedup` finds the stored
 fact a paraphrase restates; `commands` parses "remember / forget that ..." and
 `explicit` carries them out; `links` joins facts (relates_to, caused_by, and
