@@ -46,6 +46,8 @@ EXTRACTORS = (
 STATEMENT_SETS = (
     ("statement set recall / precision, forbidden", "statements-{}.txt"),
     ("second statement set (never read)", "statements-b-{}.txt"),
+    ("third statement set (never read)", "statements-c-{}.txt"),
+    ("fourth statement set (never read)", "statements-d-{}.txt"),
 )
 COMPARED = ("A", "B")
 """Recipes whose LoCoMo recall the table shows side by side."""
