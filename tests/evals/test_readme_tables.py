@@ -217,6 +217,10 @@ def write_extraction(root: Path) -> None:
         ("statements-rules", 0.072, 0),
         ("statements-b-parse", 0.256, 6),
         ("statements-b-rules", 0.044, 0),
+        ("statements-c-parse", 0.275, 1),
+        ("statements-c-rules", 0.067, 0),
+        ("statements-d-parse", 0.221, 3),
+        ("statements-d-rules", 0.076, 0),
     ):
         path = root / extraction.EXTRACTION / f"{name}.txt"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -234,7 +238,10 @@ def test_the_extractor_table_renders_both_runs_and_statement_sets(tmp_path: Path
     assert "synthetic stale answers 600 / 1,500" in rows[0]
     assert rows[1].startswith("| rules alone (`--extractor rules`) | 0.050 / 0.700 |")
     assert "| 0.700 / 0.700, 0.600 / 0.600 |" in rows[2]
-    assert "| 0.062 / 0.125 | 0.004 | 0.367 / 0.500, 2 | 0.256 / 0.500, 6 |" in rows[2]
+    assert (
+        "| 0.062 / 0.125 | 0.004 | 0.367 / 0.500, 2 | 0.256 / 0.500, 6 "
+        "| 0.275 / 0.500, 1 | 0.221 / 0.500, 3 |"
+    ) in rows[2]
     assert "0.050 with the rules alone and 0.350 with the parse" in block
 
 
