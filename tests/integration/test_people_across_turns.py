@@ -64,3 +64,29 @@ def test_what_used_to_hold_is_kept_as_past_and_ends_the_same_value() -> None:
     assert not any("Colruyt" in v for v in now), now
     assert not any(v == "Ghent" for v in now), now
     assert any("Colruyt" in d and "past" in d for d in events), events
+
+
+def test_she_in_a_two_person_chat_is_not_the_other_speaker() -> None:
+    turns = [
+        ("Ines", "I took up rowing this spring."),
+        ("Tomas", "Nice! I work as a carpenter these days."),
+        ("Ines", "She's an incredible coach, honestly."),
+    ]
+    with Memory.open(":memory:") as memory:
+        for day, (speaker, text) in enumerate(turns):
+            stamp = (START + timedelta(days=day)).isoformat()
+            memory.add(
+                "t",
+                [
+                    {
+                        "role": "user",
+                        "speaker": speaker,
+                        "content": text,
+                        "timestamp": stamp,
+                    }
+                ],
+            )
+            memory.flush()
+        about = {(f.subject, f.value) for f in memory.facts("t")}
+    assert not any(s == "tomas" and "coach" in v for s, v in about), about
+    assert not any(s == "ines" and "coach" in v for s, v in about), about

@@ -2,8 +2,11 @@
 
 "My husband's called Dev" in one turn and "He's a paramedic" a day later are
 read by different extraction jobs. The second job still knows the first's
-facts (the stored facts it is shown), so the people those facts name seed the
-referents, oldest first; each sentence read then updates them. A relation noun
+facts (the stored facts it is shown), so the people those facts name as
+someone's relation seed the referents, oldest first; each sentence read then
+updates them. A fact's subject given by a bare name never seeds them: in a
+conversation of two named people it is often the other speaker, whom "she"
+does not name. A relation noun
 says which pronoun fits ("husband" is "he"); a bare name fits either, until a
 person of known gender is named after it.
 """
@@ -94,5 +97,7 @@ def _people(
         named = rest in {"_".join(name.split()), "name"}
         if fact.subject == speaker and head in RELATION_NOUNS and named:
             yield name, head
-        elif fact.subject != speaker and fact.subject:
+        elif "'s " in fact.subject:
+            # "user's sister": someone the speaker spoke of. A bare name may
+            # be the other person in the conversation, whom no one calls "she".
             yield fact.subject, None
