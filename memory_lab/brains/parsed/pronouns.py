@@ -31,13 +31,18 @@ PRONOUNS = frozenset({"he", "she", "him", "her"})
 _FORMS = {"him": "he", "her": "she"}
 
 
+MASCULINE: tuple[str, ...] = ("he",)
+FEMININE: tuple[str, ...] = ("she",)
+EITHER = MASCULINE + FEMININE
+
+
 def fits(relation: str | None) -> tuple[str, ...]:
     """The pronouns a person of this relation answers to."""
     if relation in HE:
-        return ("he",)
+        return MASCULINE
     if relation in SHE:
-        return ("she",)
-    return ("he", "she")
+        return FEMININE
+    return EITHER
 
 
 class Referents:
