@@ -130,7 +130,7 @@ def test_agent_memory_carries_a_fact_from_one_thread_to_another(monkeypatch) -> 
     assert '-> memory_save({"category": "identity", "key": "home_city"' in first
     assert "Remembered user.identity.home_city = 'Lyon'" in first
     assert "Lyon" not in second.split("  ->")[0]  # the question names no city
-    assert "<- memory_recall:" in second and "home city = Lyon" in second
+    assert "<- memory_recall:" in second and "home city is Lyon" in second
     assert '<- memory_list: [{"id": "f_' in second
     assert "<- find_notes:" in second and "food markets in Lyon" in second
     assert "assistant: You live in Lyon." in second
