@@ -18,17 +18,16 @@ import numpy as np
 from memory_lab.embeddings import Embedder
 from memory_lab.types import Fact, FactCandidate
 
+NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+"""A number as facts write it: "3", "1,200", "3.5"."""
+
 
 def numbers_in(key: str, value: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The numbers a fact names; embeddings barely tell "room 101" from "room 102".
 
     The value's in the order said ("3 to 5" is not "5 to 3"), the key's as a set.
     """
-    number = r"\d+(?:[.,]\d+)*"
-    return tuple(sorted(set(re.findall(number, key)))), tuple(re.findall(number, value))
-
-
-NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+    return tuple(sorted(set(NUMBER.findall(key)))), tuple(NUMBER.findall(value))
 
 
 def masked(text: str) -> str:
