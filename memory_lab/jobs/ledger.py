@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from memory_lab.errors import require_tenant
 from memory_lab.stores import revisions
-from memory_lab.stores.base import Connection, Database
+from memory_lab.stores.base import Connection, Database, upsert_row
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 from memory_lab.stores.tenancy import require_owned
@@ -128,12 +128,11 @@ class JobLedger:
         tenant = require_tenant(tenant)
         names = [f.name for f in fields(ThreadMarks)]
         with self.db.write() as conn:
-            conn.execute(
-                f"INSERT INTO memory_threads (tenant, thread, {', '.join(names)})"
-                f" VALUES ({', '.join('?' * (len(names) + 2))})"
-                " ON CONFLICT (tenant, thread) DO UPDATE SET "
-                + ", ".join(f"{n} = excluded.{n}" for n in names),
-                (tenant, thread, *(getattr(marks, n) for n in names)),
+            upsert_row(
+                conn,
+                "memory_threads",
+                {"tenant": tenant, "thread": thread},
+                {n: getattr(marks, n) for n in names},
             )
 
     # --- jobs --------------------------------------------------------------------

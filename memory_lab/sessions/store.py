@@ -8,15 +8,15 @@ memory held in the process.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import require_tenant
 from memory_lab.sessions.lifecycle import SessionRecord
-from memory_lab.stores.base import Database
+from memory_lab.stores.base import Database, upsert_row
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 
@@ -68,17 +68,13 @@ class SqlSessionStore:
     def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
         """Store the thread's session (inside the caller's transaction, if any)."""
         tenant = require_tenant(tenant)
-        values = [
-            encode_time(getattr(record, n)) if n in _TIMES else getattr(record, n)
+        values = {
+            n: encode_time(getattr(record, n)) if n in _TIMES else getattr(record, n)
             for n in _NAMES
-        ]
+        }
         with self._db.write() as conn:
-            conn.execute(
-                f"INSERT INTO memory_sessions (tenant, thread, {', '.join(_NAMES)})"
-                f" VALUES ({', '.join('?' * (len(_NAMES) + 2))})"
-                " ON CONFLICT (tenant, thread) DO UPDATE SET "
-                + ", ".join(f"{n} = excluded.{n}" for n in _NAMES),
-                (tenant, thread, *values),
+            upsert_row(
+                conn, "memory_sessions", {"tenant": tenant, "thread": thread}, values
             )
 
 
@@ -88,7 +84,7 @@ class InMemorySessionStore:
     def __init__(self) -> None:
         """Start empty."""
         self._rows: dict[tuple[str, str], SessionRecord] = {}
-        self._lock = threading.Lock()
+        self._lock = named_lock("memory.sessions")  # guards `_rows`
 
     def get(self, tenant: str, thread: str) -> SessionRecord | None:
         """The thread's session, or None before its first turn."""

@@ -72,6 +72,25 @@ def insert_new(db: Database, table: str, values: dict[str, Any], taken: str) -> 
             raise ValueError(f"{taken} already exists") from exc
 
 
+def upsert_row(
+    conn: Connection, table: str, key: Mapping[str, Any], values: Mapping[str, Any]
+) -> None:
+    """Insert a row, or replace the `values` columns of the row `key` names.
+
+    For tables of one current row per key (a thread's watermarks, its session),
+    where a later write is meant to overwrite; `key` must be the table's unique
+    key. The SQL is portable: SQLite and Postgres both take `ON CONFLICT`.
+    """
+    names = [*key, *values]
+    conn.execute(
+        f"INSERT INTO {table} ({', '.join(names)})"
+        f" VALUES ({', '.join('?' * len(names))})"
+        f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET "
+        + ", ".join(f"{n} = excluded.{n}" for n in values),
+        (*key.values(), *values.values()),
+    )
+
+
 class SeqSpan(TypedDict, total=False):
     """Which messages to read by seq; both ends are included."""
 
