@@ -1,0 +1,111 @@
+"""Every lock in the library: its name, what it guards, and the one order to take them.
+
+A thread may take a lock only while every lock it already holds comes earlier
+in `LOCK_ORDER` (re-entering a re-entrant lock it holds is fine). Outer
+coordination comes first, then the database, then the caches and indexes read
+inside a transaction, then the leaves that call nothing while held.
+
+Each lock is made by `named_lock(name)`. In production that is a plain
+`threading.Lock` or `RLock`: the order costs nothing. With the environment
+variable `MEMORY_LAB_LOCK_ORDER=check` (the test session sets it before the
+library is imported), each is a `CheckedLock` that carries its name and rank,
+and a thread taking two out of order fails at once with both stacks (see
+`lock_checker`). The variable is read here, once, and not at the edges like
+other settings, because module-level locks are made at import.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from memory_lab.concurrency.lock_checker import LockOrderChecker
+
+LOCK_ORDER: tuple[str, ...] = (
+    # The trigger registry's names; held while built-in and entry-point trigger
+    # modules are imported and register themselves.
+    "triggers.registry",
+    # MemoryEngine: one graph step, context assembly, search or purge at a time.
+    "engine.step",
+    # PeriodSummaries: one pass over the finished days and weeks per memory.
+    "periods.update",
+    # FactMemory: fact reconciliation and its read caches; readers take it before
+    # the database, so a writer holds it across its transaction.
+    "facts.rows",
+    # JoinedTransactions: the connection and the depth of the open transaction.
+    "database",
+    # ExcerptIndex: each tenant's turn index, loaded from the stores under it.
+    "excerpts.index",
+    # TurnIndex: the turn and fact vectors already computed.
+    "excerpts.vectors",
+    # Gathered lines: which fact memories have a subject-rows cache.
+    "gathered.reads",
+    # Gathered lines: one fact memory's rows per asked subject.
+    "gathered.subjects",
+    # ItemCache: the items of the tenants read last.
+    "items.cache",
+    # ChromaEpisodeStore: the client and collection of one episode index.
+    "episodes.chroma",
+    # The in-memory reference stores, each over its own rows.
+    "memory.transcript",
+    "memory.facts",
+    "memory.fact_links",
+    "memory.events",
+    "memory.episodes",
+    "memory.sessions",
+    # LiveSources: the registered live sources and their last values.
+    "live.sources",
+    # OpenAICompatBrain: its counters and what it last reported.
+    "llm.brain",
+    # MeteredBrain: the tokens memory work gave the brain to read.
+    "brain.meter",
+    # ModelEndpoint: one model endpoint's state and counts.
+    "llm.endpoint",
+    # CircuitBreaker: one endpoint's failures and whether it is open.
+    "llm.breaker",
+    # ChatClient: the event loop its synchronous calls run on.
+    "llm.loop",
+    # LLMUsage: tokens and calls counted across a client's requests.
+    "llm.usage",
+    # The parser's loading, once per process.
+    "parser.load",
+    # The parser itself: one parse at a time, since workers share it.
+    "parser.parse",
+    # CachingEmbedder: the vectors already computed.
+    "embedder.cache",
+    # MiniLMEmbedder: the model, loaded once, one encode at a time.
+    "embedder.model",
+    # MemoryEngine: the threads whose new turns the worker embeds after a drain.
+    "engine.unwarmed",
+    # MemoryWorker: what was asked, what was served, and stopping.
+    "worker.queue",
+    # ManualClock: its current time.
+    "clock",
+)
+"""The declared order, first taken first."""
+
+CHECKER: LockOrderChecker | None = (
+    LockOrderChecker(LOCK_ORDER)
+    if os.environ.get("MEMORY_LAB_LOCK_ORDER") == "check"
+    else None
+)
+"""The checker every named lock reports to; None when checking is off."""
+
+
+def named_lock(name: str, *, reentrant: bool = False) -> Any:
+    """The lock called `name` in `LOCK_ORDER`, re-entrant if asked.
+
+    Raises:
+        ValueError: for a name the order does not declare, checking or not.
+    """
+    if CHECKER is not None:
+        return CHECKER.lock(name, reentrant=reentrant)
+    if name not in _DECLARED:
+        raise ValueError(
+            f"lock {name!r} is not in the declared lock order; add it there"
+        )
+    return threading.RLock() if reentrant else threading.Lock()
+
+
+_DECLARED = frozenset(LOCK_ORDER)
