@@ -20,16 +20,15 @@ run. The lock guards the name table only; a loader never runs while it is held.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 from memory_lab.errors import DatasetError
+from memory_lab.name_registry import NameRegistry
 
 if TYPE_CHECKING:
     from memlab_datasets.types import Dataset
@@ -65,8 +64,10 @@ class DatasetKind:
     module: str
 
 
-_kinds: dict[str, DatasetKind] = {}
-_lock = threading.RLock()  # guards _kinds; loaders run outside it
+_kinds: NameRegistry[DatasetKind] = NameRegistry(
+    "data set", error=DatasetError, source=lambda kind: kind.module, key=str.lower
+)
+"""The name table; its lock guards the names only, and loaders run outside it."""
 
 
 @overload
@@ -160,40 +161,28 @@ def register(
         needs_argument=needs_argument,
         module=module,
     )
-    with _lock:
-        old = _kinds.get(key)
-        if old is not None and not replace and old.module != module:
-            raise DatasetError(
-                f"data set {key!r} is already registered by {old.module}; "
-                "pick another name or pass replace=True"
-            )
-        _kinds[key] = kind
+    _kinds.add(key, kind, replace=replace)
     return kind
 
 
 def unregister(name: str) -> None:
     """Forget a data set (tests and notebooks that clean up after themselves)."""
-    with _lock:
-        _kinds.pop(str(name).strip().lower(), None)
+    _kinds.remove(name)
 
 
 def get(name: str) -> DatasetKind | None:
     """The data set registered under `name` (any case), or None."""
-    with _lock:
-        return _kinds.get(str(name).strip().lower())
+    return _kinds.get(name)
 
 
 def names() -> tuple[str, ...]:
     """Every registered name, sorted."""
-    with _lock:
-        return tuple(sorted(_kinds))
+    return _kinds.names()
 
 
 def usages() -> str:
     """Every registered name as it is written on the command line, for messages."""
-    with _lock:
-        kinds = [_kinds[n] for n in sorted(_kinds)]
-    return ", ".join(f"'{k.usage}'" for k in kinds)
+    return ", ".join(f"'{k.usage}'" for k in _kinds.entries())
 
 
 def load(kind: DatasetKind, argument: str, options: LoadOptions) -> Dataset:
@@ -221,12 +210,4 @@ def load_plugins(modules: tuple[str, ...] | list[str]) -> list[str]:
     Raises:
         DatasetError: naming the module that could not be imported.
     """
-    before = set(names())
-    for module in modules:
-        try:
-            importlib.import_module(module)
-        except Exception as exc:
-            raise DatasetError(
-                f"cannot load plugin {module!r}: {type(exc).__name__}: {exc}"
-            ) from None
-    return sorted(set(names()) - before)
+    return _kinds.load_plugins(modules)

@@ -4,6 +4,10 @@
 and resolves them, with the environment beneath, into `args.models`; nothing here
 reads the environment. `memory_lab` never imports the evals. Errors the user can
 fix are raised as `ValueError`/`MemoryLabError` and printed there as one line.
+
+The commands are here; running an evaluation is `memlab_evals.evaluation`,
+writing its files `memlab_evals.reports.publish`, and the main job's sets
+`memlab_evals.main_plan`. Their names are importable from here as before.
 """
 
 from __future__ import annotations
@@ -12,34 +16,62 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from memlab_evals.evaluation import (
+    AUDIT_NAME,
+    evaluate,
+    evaluate_budgets,
+    job_failure_warnings,
+    run_models,
+    warn_job_failures,
+    with_ragas_columns,
+)
 from memlab_evals.judging.model_pass import RunModels
-from memlab_evals.running.executors import EXECUTORS, make_executor
-from memlab_evals.running.log import RunLog
-from memlab_evals.running.runner import default_workers, run_evals
+from memlab_evals.main_plan import (
+    LOCOMO_DEV,
+    MAIN_BUDGETS,
+    MAIN_RECIPES,
+    MAIN_SYNTHETIC,
+    MAIN_SYSTEMS,
+)
+from memlab_evals.main_plan import main_datasets as _main_datasets
+from memlab_evals.reports.publish import publish, score_dir
+from memlab_evals.running.executors import EXECUTORS
+from memlab_evals.running.runner import default_workers
 from memlab_evals.systems import describe, is_baseline, names, pick, split_systems
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor
 from memory_lab.stores.chroma_telemetry import telemetry_off
-from memory_lab.stores.locations import StoreSpec
 from memory_lab.triggers import load_plugins
 
-if TYPE_CHECKING:
-    import pandas as pd
+__all__ = [
+    "AUDIT_NAME",
+    "DEFAULT_SYSTEMS",
+    "LOCOMO_DEV",
+    "MAIN_BUDGETS",
+    "MAIN_RECIPES",
+    "MAIN_SYNTHETIC",
+    "MAIN_SYSTEMS",
+    "budget_folder",
+    "budget_list",
+    "evaluate",
+    "evaluate_budgets",
+    "job_failure_warnings",
+    "main_datasets",
+    "main_job",
+    "main_systems",
+    "publish",
+    "register",
+    "register_eval",
+    "register_score",
+    "run_models",
+    "score_dir",
+    "systems_help",
+    "warn_job_failures",
+]
 
 DEFAULT_SYSTEMS = ",".join(["A", "B", "C", *pick("full", "window", "rag-bm25")])
 """A small set, for quick runs and tests: the cheap baselines only."""
-MAIN_RECIPES = "A,B,C"
-MAIN_SYSTEMS: str | None = None
-"""The main job's systems; None: `MAIN_RECIPES` and every registered baseline."""
-MAIN_BUDGETS = (600, 1500)
-MAIN_SYNTHETIC = "synthetic:sessions=20,turns_per_session=40,span_days=120"
-"""About 20,000 tokens of history per conversation: over 10x the larger budget, so
-the main job measures what memory is for (the default set is small, for tests)."""
-LOCOMO_DEV = Path("../shared/datasets/locomo/locomo10_dev.json")
-AUDIT_NAME = "locomo10_dev_audit.json"
 
 
 # --- eval ----------------------------------------------------------------------------
@@ -56,7 +88,8 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--dataset",
         default="synthetic",
-        help="synthetic[:knob=value,...], locomo:PATH or a dataset file",
+        help="a registered data set, NAME:ARGUMENT (" + dataset_usages() + ", or "
+        "a name a --plugin module registers), or a .jsonl/.json dataset file",
     )
     p.add_argument(
         "--systems",
@@ -122,6 +155,13 @@ def register_eval(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run_eval)
 
 
+def dataset_usages() -> str:
+    """How each registered data set is named, for ``--dataset`` help."""
+    from memlab_datasets import registry
+
+    return registry.usages()
+
+
 def systems_help() -> str:
     """``--systems`` help: the recipe grammar and each registered system's line."""
     listed = "; ".join(
@@ -174,312 +214,12 @@ def _run_eval(args: argparse.Namespace) -> int:
     status = 0
     for budget, log in logs.items():
         if args.ragas:
-            log = _with_ragas(log, getattr(args, "models", None), args.quiet)
+            log = with_ragas_columns(log, getattr(args, "models", None), args.quiet)
         status |= publish(
             log, budget_folder(args.out, budget, args.budget), gate=args.gate
         )
     warn_job_failures(logs.values(), "eval")
     return status
-
-
-def warn_job_failures(logs: Iterable[RunLog], command: str) -> None:
-    """Print `job_failure_warnings` to stderr, once over the budgets' logs.
-
-    Every budget's log holds the same runs (one ingestion each).
-    """
-    lines = (line for log in logs for line in job_failure_warnings(log, command))
-    for line in dict.fromkeys(lines):
-        print(line, file=sys.stderr)
-
-
-def job_failure_warnings(log: RunLog, command: str = "eval") -> list[str]:
-    """One line per system and conversation whose memory jobs failed for good.
-
-    Its probes are still scored, but against a memory that lacks the failed
-    jobs' facts or episodes, so the numbers understate the recipe.
-    """
-    lines = []
-    for run in log.conversations:
-        failed = run.errors.get("job_failed", 0)
-        if failed:
-            first = next(
-                (e["error"] for e in run.events if e.get("stage") == "memory job"), ""
-            )
-            jobs = f"{failed} memory job{'' if failed == 1 else 's'}"
-            lines.append(
-                f"memory-lab {command}: warning: {jobs} failed for good in "
-                f"{run.conversation}/{run.system}: {first}"
-            )
-    return lines
-
-
-def _with_ragas(log: RunLog, models: RunModels | None, quiet: bool) -> RunLog:
-    """The ragas offline metrics, and its LLM metrics when a judge is configured."""
-    from memlab_evals.judging.ragas_bridge import with_ragas
-
-    log = with_ragas(log)
-    plan = models.plan if models is not None else None
-    if plan is None or plan.judge is None:
-        return log
-    from memlab_evals.judging.ragas_llm import with_ragas_llm
-
-    def shown(done: int, total: int) -> None:
-        if not quiet and (done == total or done % 25 == 0):
-            print(
-                f"ragas on {plan.judge.label}: {done}/{total} probes", file=sys.stderr
-            )
-
-    return with_ragas_llm(log, plan.judge, plan.options, progress=shown)
-
-
-def evaluate(dataset: str, systems: str, budget: int, **options) -> RunLog:
-    """One budget's run (see `evaluate_budgets`)."""
-    return evaluate_budgets(dataset, systems, [budget], **options)[budget]
-
-
-def evaluate_budgets(
-    dataset: str,
-    systems: str,
-    budgets: list[int],
-    *,
-    workers: int = 1,
-    executor: str = "local",
-    ray_address: str | None = None,
-    corrections: str | None = None,
-    audit: Path | None = None,
-    progress: bool = True,
-    models: RunModels | None = None,
-    stores: StoreSpec | None = None,
-    extractor: Extractor = DEFAULT_EXTRACTOR,
-    plugins: tuple[str, ...] | list[str] = (),
-    vector_cache: Path | None = None,
-) -> dict[int, RunLog]:
-    """Load the dataset a spec names, run the systems over it, then the models.
-
-    One log per budget, from one ingestion of each conversation into each
-    system (`runner.run_evals`).
-    Systems and budgets are checked before the dataset is loaded, so a typo costs
-    nothing. With `models`, memory recipes use its brain, and its plan answers
-    and judges every probe (see `memlab_evals.judging.model_pass`). With
-    `stores`, memory recipes keep their memory on those servers. `executor` and
-    `ray_address` choose where units run (see `memlab_evals.running.executors`).
-    `plugins` are modules that register triggers, imported here and by every
-    worker process. `vector_cache` is a file every unit keeps its embeddings in
-    (`memory_lab.vector_cache`), so a turn is embedded once per machine.
-
-    Raises:
-        ValueError: for an unknown system, a bad budget, or a Ray address
-            without the Ray executor.
-        MemoryLabError: for a dataset that cannot be loaded, Ray missing, or a
-            unit that failed on every attempt.
-    """
-    from memlab_datasets import load_dataset
-
-    load_plugins(plugins)
-    split_systems(systems)
-    for budget in budgets:
-        if budget < 1:
-            raise ValueError(
-                f"--budget must be a positive number of tokens, got {budget}"
-            )
-    if workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {workers}")
-    runner = make_executor(executor, workers=workers, ray_address=ray_address)
-    audit_path, applied = _corrections(dataset, corrections, audit)
-    data = load_dataset(dataset, audit=audit_path, apply_corrections=applied == "audit")
-    models = models or RunModels()
-    started = time.perf_counter()
-    logs = run_evals(
-        data,
-        systems,
-        budgets,
-        workers=workers,
-        executor=runner,
-        progress=progress,
-        dataset_spec=dataset,
-        corrections=applied,
-        llm=models.llm,
-        stores=stores,
-        extractor=extractor,
-        plugins=plugins,
-        vector_cache=vector_cache,
-    )
-    return {
-        budget: run_models(log, models, started=started, progress=progress)
-        for budget, log in logs.items()
-    }
-
-
-def run_models(
-    log: RunLog, models: RunModels, *, started: float, progress: bool = False
-) -> RunLog:
-    """Record the brain, then answer and judge every probe as the plan says."""
-    from memlab_evals.judging.model_pass import brain_info, run_model_pass
-    from memory_lab.prompts import prompt_versions
-
-    info = brain_info(
-        log,
-        models.brain,
-        extractor=models.extractor,
-        prompts=prompt_versions() if models.brain is not None else {},
-        seconds=time.perf_counter() - started,
-    )
-    # The price prices the brain's reading too, with no answer model at all.
-    info = info.model_copy(
-        update={
-            "price_per_1k_prompt": models.plan.price_per_1k_prompt,
-            "price_per_1k_completion": models.plan.price_per_1k_completion,
-        }
-    )
-    if models.plan.checks_judge:
-        info = _checked_judge(info, log.config.dataset, models.plan)
-    log = log.model_copy(update={"llm": info})
-    if not models.plan.calls_models:
-        return log
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, disable=not progress, transient=True) as bar:
-        task = bar.add_task("answers", total=len(log.probes))
-        return run_model_pass(log, models.plan, on_probe=lambda: bar.advance(task))
-
-
-def _checked_judge(info, dataset: str, plan) -> object:
-    """`info` with the judge's check, run before any J it will give.
-
-    Same endpoint, options and cache as the judging pass, so a repeated run sends
-    nothing twice; the rates go into run.json and beside J in the report.
-    """
-    from memlab_evals.judging.judge_check import check_judge
-
-    calibration, checked = check_judge(
-        dataset, plan.judge, per_kind=plan.judge_check_per_kind, options=plan.options
-    )
-    return info.model_copy(
-        update={
-            "judge_calibration": calibration.model_dump(mode="json"),
-            "judge_checks": [c.model_dump(mode="json") for c in checked],
-        }
-    )
-
-
-def _corrections(
-    dataset: str, corrections: str | None, audit: Path | None
-) -> tuple[Path | None, str]:
-    """The audit file to load and whether its corrections apply.
-
-    Only LoCoMo has an answer-key audit. The default applies it when the file is
-    found, because several original answers are known to be wrong.
-
-    Raises:
-        ValueError: when corrections are asked for but no audit file exists.
-    """
-    path = _locomo_path(dataset)
-    if path is None:
-        if corrections == "audit" or audit is not None:
-            raise ValueError("--corrections/--audit apply to LoCoMo datasets only")
-        return None, "none"
-    found = audit or path.parent / AUDIT_NAME
-    if not found.exists():
-        if corrections == "audit" or audit is not None:
-            raise ValueError(f"{found}: audit file not found")
-        return None, "none"
-    return found, corrections or "audit"
-
-
-def _locomo_path(dataset: str) -> Path | None:
-    """The LoCoMo file a dataset spec names, or None for other datasets."""
-    from memlab_datasets.loading import named_dataset
-
-    spec = dataset.strip()
-    name, argument = named_dataset(spec)
-    if name == "locomo":
-        return Path(argument)
-    path = Path(spec)
-    if path.suffix == ".json" and path.exists():
-        return path
-    return None
-
-
-def publish(
-    log: RunLog,
-    out: Path,
-    *,
-    gate: Path | None = None,
-    probes: pd.DataFrame | None = None,
-) -> int:
-    """Write run.json, then score it and write summary.csv and report.md.
-
-    Returns:
-        0, or 1 when a gate is given and a metric regressed (the messages are
-        printed, one per metric).
-    """
-    out.mkdir(parents=True, exist_ok=True)
-    judge = log.llm.judge_endpoint if log.llm else None
-    if judge is not None:
-        label = f"{judge.model} @ {judge.base_url}"
-        log = log.model_copy(
-            update={"config": log.config.model_copy(update={"judge": label})}
-        )
-    log.save(out / "run.json")
-    if log.llm is not None and log.llm.judge_checks:
-        from memlab_evals.judging.judge_check import ITEMS_FILE
-
-        lines = [json.dumps(item, sort_keys=True) for item in log.llm.judge_checks]
-        (out / ITEMS_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return score_dir(out, gate=gate, log=log, probes=probes)
-
-
-def score_dir(
-    out: Path,
-    *,
-    gate: Path | None = None,
-    log: RunLog | None = None,
-    probes: pd.DataFrame | None = None,
-) -> int:
-    """Score a stored run (or the one given): summary.csv, probes.csv, report.md.
-
-    Answers and verdicts are read from the log; scoring never calls a model. The
-    probes are scored once (`probes`, when the caller has them) for every file;
-    probes.csv keeps them one by one, so runs can be compared paired.
-    """
-    from memlab_evals.reports.aggregate import probe_scores, summarize
-    from memlab_evals.reports.probe_file import write_probe_scores
-    from memlab_evals.reports.report import print_table, write_report
-
-    if log is None:
-        run_file = out / "run.json"
-        if not run_file.exists():
-            raise ValueError(f"{run_file}: no such file; run `memory-lab eval` first")
-        log = RunLog.load(run_file)
-    probes = probe_scores(log) if probes is None else probes
-    summary = summarize(log, probes)
-    summary.to_csv(out / "summary.csv", index=False)
-    kept = write_probe_scores(probes, out)
-    write_report(log, summary, out, probes)
-    print_table(summary, log=log)
-    print(
-        f"wrote {out / 'run.json'}, {out / 'summary.csv'}, {kept}, {out / 'report.md'}"
-    )
-    if gate is None:
-        return 0
-    return _gate(summary, gate)
-
-
-def _gate(summary, thresholds: Path) -> int:
-    """Print each regression; non-zero when there is one."""
-    from memlab_evals.reports.gate import apply_gate
-
-    if not thresholds.exists():
-        raise ValueError(f"{thresholds}: thresholds file not found")
-    problems = apply_gate(summary, thresholds)
-    if not problems:
-        print(f"gate {thresholds}: pass")
-        return 0
-    print(f"gate {thresholds}: {len(problems)} regression(s)", file=sys.stderr)
-    for line in problems:
-        print(f"  {line}", file=sys.stderr)
-    return 1
 
 
 # --- score ---------------------------------------------------------------------------
@@ -510,17 +250,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main_datasets(locomo: Path | None) -> list[tuple[str, str]]:
     """The main job's datasets: the synthetic set, and LoCoMo when it is found.
 
+    Read from this module's `MAIN_SYNTHETIC` and `LOCOMO_DEV`, so a test or a
+    notebook that sets them here changes the main job.
+
     Raises:
         ValueError: when `locomo` names a file that does not exist.
     """
-    datasets = [("synthetic", MAIN_SYNTHETIC)]
-    if locomo:
-        if not Path(locomo).exists():
-            raise ValueError(f"MEMORY_LAB_LOCOMO={locomo}: no such file")
-        datasets.append(("locomo", f"locomo:{locomo}"))
-    elif LOCOMO_DEV.exists():
-        datasets.append(("locomo", f"locomo:{LOCOMO_DEV}"))
-    return datasets
+    return _main_datasets(locomo, synthetic=MAIN_SYNTHETIC, locomo_dev=LOCOMO_DEV)
 
 
 def main_systems(added: list[str]) -> str:

@@ -12,30 +12,43 @@ trigger is one module and nothing else. Triggers come from four places:
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
 import inspect
 import pkgutil
 import re
-import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import overload
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError
+from memory_lab.name_registry import NameRegistry
 from memory_lab.triggers.base import Decide, Splits, Trigger, TriggerParams
 
 ENTRY_POINT_GROUP = "memory_lab.triggers"
 _NAME = re.compile(r"^[A-Z][A-Z0-9_]*$")
-_INFRASTRUCTURE = frozenset({"base", "registry", "running"})
-
-_triggers: dict[str, Trigger] = {}
-_lock = threading.RLock()
-_discovered = False
+_INFRASTRUCTURE = frozenset({"base", "recipe", "registry", "running"})
 
 
 class PluginError(MemoryLabError):
     """A plug-in module could not be loaded, or registered a bad trigger."""
+
+
+def _builtin_modules() -> Iterator[str]:
+    """The package's own trigger modules (A, B, C, D), found by listing it."""
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if not info.name.startswith("_") and info.name not in _INFRASTRUCTURE:
+            yield f"{__package__}.{info.name}"
+
+
+_triggers: NameRegistry[Trigger] = NameRegistry(
+    "trigger",
+    error=PluginError,
+    source=lambda trigger: trigger.module,
+    key=str.upper,
+    builtins=_builtin_modules,
+    entry_point_group=ENTRY_POINT_GROUP,
+    lock=named_lock("triggers.registry", reentrant=True),
+)
 
 
 @overload
@@ -141,41 +154,28 @@ def register(
         summary=summary or (doc[0] if doc else ""),
         time_limited=time_limited,
     )
-    with _lock:
-        old = _triggers.get(key)
-        if old is not None and not replace and old.module != module:
-            raise PluginError(
-                f"trigger {key!r} is already registered by {old.module}; "
-                "pick another name or pass replace=True"
-            )
-        _triggers[key] = trigger
+    _triggers.add(key, trigger, replace=replace)
     return trigger
 
 
 def unregister(name: str) -> None:
     """Forget a trigger (tests and notebooks that clean up after themselves)."""
-    with _lock:
-        _triggers.pop(str(name).strip().upper(), None)
+    _triggers.remove(name)
 
 
 def get_trigger(name: str) -> Trigger | None:
     """The trigger registered under `name` (any case), or None."""
-    _discover()
-    return _triggers.get(str(name).strip().upper())
+    return _triggers.get(name)
 
 
 def trigger_names() -> tuple[str, ...]:
     """Every registered name, sorted (built-ins A, B, C, D first by name)."""
-    _discover()
-    with _lock:
-        return tuple(sorted(_triggers))
+    return _triggers.names()
 
 
 def all_triggers() -> tuple[Trigger, ...]:
     """Every registered trigger, by name."""
-    _discover()
-    with _lock:
-        return tuple(_triggers[n] for n in sorted(_triggers))
+    return _triggers.entries()
 
 
 def load_plugin(path: str) -> list[str]:
@@ -184,15 +184,7 @@ def load_plugin(path: str) -> list[str]:
     Raises:
         PluginError: naming the module and why it could not be imported.
     """
-    _discover()
-    before = set(_triggers)
-    try:
-        importlib.import_module(path)
-    except Exception as exc:
-        raise PluginError(
-            f"cannot load plugin {path!r}: {type(exc).__name__}: {exc}"
-        ) from None
-    return sorted(set(_triggers) - before)
+    return _triggers.load_plugin(path)
 
 
 def load_plugins(paths: tuple[str, ...] | list[str]) -> list[str]:
@@ -219,29 +211,4 @@ def load_entry_points() -> list[str]:
     Raises:
         PluginError: naming the entry point that could not be loaded.
     """
-    before = set(_triggers)
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            entry.load()
-        except Exception as exc:
-            raise PluginError(
-                f"cannot load trigger entry point {entry.name!r} "
-                f"({entry.value}): {type(exc).__name__}: {exc}"
-            ) from None
-    return sorted(set(_triggers) - before)
-
-
-def _discover() -> None:
-    """Import the package's own trigger modules and the entry points, once."""
-    global _discovered
-    if _discovered:
-        return
-    with _lock:
-        if _discovered:
-            return
-        _discovered = True
-        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-            if info.name.startswith("_") or info.name in _INFRASTRUCTURE:
-                continue
-            importlib.import_module(f"{__package__}.{info.name}")
-        load_entry_points()
+    return _triggers.load_entry_points()

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from memory_lab.config import Recipe
 from memory_lab.errors import TriggerError
 from memory_lab.tokens import TokenCounter
 from memory_lab.triggers.base import Compress, Trigger, WindowView
+from memory_lab.triggers.recipe import Recipe
 from memory_lab.triggers.registry import get_trigger
 from memory_lab.types import Message, TriggerDecision
 

@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from memlab_evals.cli import main_datasets
+    from memlab_evals.main_plan import main_datasets
 
     added = load_plugins(getattr(args, "plugins", ()))
     systems = args.systems or default_systems(added)
@@ -92,6 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         args.out,
         workers=args.workers or default_workers(),
         plugins=tuple(getattr(args, "plugins", ())),
+        vector_cache=args.settings.vector_cache_path(),
     )
     print(
         f"wrote {args.out / 'triggers.csv'} ({len(table)} rows), triggers.md, "
@@ -108,10 +109,16 @@ def compare(
     *,
     workers: int = 1,
     plugins: tuple[str, ...] = (),
+    vector_cache: Path | None = None,
 ) -> pd.DataFrame:
-    """Run every dataset at every budget; the combined table, also written to OUT."""
-    from memlab_evals.cli import evaluate_budgets, publish
+    """Run every dataset at every budget; the combined table, also written to OUT.
+
+    `vector_cache` is the file embeddings (and, beside it, parses) are kept in,
+    as for `main`: every recipe reads the same turns, in two processes.
+    """
+    from memlab_evals.evaluation import evaluate_budgets
     from memlab_evals.reports.aggregate import probe_scores, summarize
+    from memlab_evals.reports.publish import publish
 
     frames = []
     for label, spec in datasets:
@@ -124,6 +131,7 @@ def compare(
             workers=workers,
             progress=sys.stderr.isatty(),
             plugins=plugins,
+            vector_cache=vector_cache,
         )
         print(f"{label}: {time.perf_counter() - started:.0f} s for every budget")
         for budget, log in logs.items():

@@ -11,8 +11,6 @@ not listed here: their names are specs over the trigger registry
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
+from memory_lab.name_registry import NameRegistry
 from memory_lab.recipes import recipe_parts
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.tokens import TokenCounter
@@ -34,10 +33,6 @@ _REGISTERED_BY = (
     "memlab_evals.systems.libraries",
 )
 """Modules whose import registers the built-in systems."""
-
-_entries: dict[str, SystemEntry] = {}
-_lock = threading.RLock()
-_discovered = False
 
 
 @dataclass(frozen=True)
@@ -81,6 +76,14 @@ class SystemEntry:
         return self.module or getattr(self.build, "__module__", "") or ""
 
 
+_entries: NameRegistry[SystemEntry] = NameRegistry(
+    "system",
+    error=ValueError,
+    source=lambda entry: entry.source,
+    builtins=lambda: _REGISTERED_BY,
+)
+
+
 def register(entry: SystemEntry, *, replace: bool = False) -> SystemEntry:
     """Add a named system; every consumer sees it from then on.
 
@@ -95,34 +98,23 @@ def register(entry: SystemEntry, *, replace: bool = False) -> SystemEntry:
         raise ValueError(f"system {entry.name!r}: kind must be one of {KINDS}")
     if recipe_parts(entry.name) is not None:
         raise ValueError(f"system {entry.name!r} would hide the recipe of that name")
-    with _lock:
-        old = _entries.get(entry.name)
-        if old is not None and not replace and old.source != entry.source:
-            raise ValueError(
-                f"system {entry.name!r} is already registered by {old.source}; "
-                "pick another name or pass replace=True"
-            )
-        _entries[entry.name] = entry
+    _entries.add(entry.name, entry, replace=replace)
     return entry
 
 
 def unregister(name: str) -> None:
     """Forget a system (tests and notebooks that clean up after themselves)."""
-    with _lock:
-        _entries.pop(name, None)
+    _entries.remove(name)
 
 
 def lookup(name: str) -> SystemEntry | None:
     """The entry registered under exactly `name`, or None (recipes are not here)."""
-    _discover()
     return _entries.get(name)
 
 
 def entries(kind: Kind | None = None) -> tuple[SystemEntry, ...]:
     """Registered entries of a kind (all when None), in listing order."""
-    _discover()
-    with _lock:
-        found = [e for e in _entries.values() if kind in (None, e.kind)]
+    found = [e for e in _entries.entries() if kind in (None, e.kind)]
     return tuple(sorted(found, key=lambda e: (KINDS.index(e.kind), e.order, e.name)))
 
 
@@ -143,16 +135,3 @@ def pick(*chosen: str) -> tuple[str, ...]:
     if missing:
         raise ValueError(f"no such systems: {', '.join(missing)}")
     return chosen
-
-
-def _discover() -> None:
-    """Import the modules that register the built-in systems, once."""
-    global _discovered
-    if _discovered:
-        return
-    with _lock:
-        if _discovered:
-            return
-        _discovered = True
-        for module in _REGISTERED_BY:
-            importlib.import_module(module)

@@ -17,7 +17,6 @@ fact. Every refusal is a `fact_rejected` note and is counted.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
@@ -35,9 +34,16 @@ from memory_lab.brains.llm.extraction import (
     readable_turns,
     vet_facts,
 )
+from memory_lab.brains.llm.fallback_reply import (
+    FAILED_PREAMBLE,
+    NOTHING_HELD,
+    read_back,
+)
+from memory_lab.brains.llm.lanes import lane_status
+from memory_lab.brains.llm.titles import TITLE_CHARS, TITLE_MAX_TOKENS, clean_title
 from memory_lab.brains.llm.tool_loop import ToolUse, reply_with_tools
-from memory_lab.brains.rule_based.answer import answer_reply
-from memory_lab.brains.status import ModelStatus, Role, RoleState, RoleStatus
+from memory_lab.brains.status import ModelStatus, Role
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.config import FactConfig, LLMSettings
 from memory_lab.llm_client.client import ChatClient, LLMUsage
 from memory_lab.llm_client.response_cache import ResponseCache
@@ -62,13 +68,18 @@ from memory_lab.types import (
 if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
+__all__ = [
+    "FAILED_PREAMBLE",
+    "NOTHING_HELD",
+    "TITLE_CHARS",
+    "TITLE_MAX_TOKENS",
+    "OpenAICompatBrain",
+    "clean_title",
+]
+
 T = TypeVar("T")
 S = TypeVar("S", SummaryResponse, CondenseResponse)
 
-FAILED_PREAMBLE = (
-    "The language model endpoint failed; answering from memory without it:"
-)
-NOTHING_HELD = "Memory holds nothing that answers your message."
 # Room for the JSON fields around a summary.
 _SUMMARY_OVERHEAD_TOKENS = 200
 
@@ -151,7 +162,7 @@ class OpenAICompatBrain:
             if same
             else endpoint("background", extract_url, extract_model)
         )
-        self._lock = threading.Lock()
+        self._lock = named_lock("llm.brain")  # guards the counts and last report
         self._counts = {
             "facts_proposed": 0,
             "facts_rejected": 0,
@@ -263,7 +274,7 @@ class OpenAICompatBrain:
                 "respond",
                 failure,
                 [question.id],
-                lambda: _read_back(question, context),
+                lambda: read_back(question, context),
                 used="the memory line that best answers",
             )
         return BrainResult(text)
@@ -311,7 +322,7 @@ class OpenAICompatBrain:
                 "respond",
                 failure,
                 [question.id],
-                lambda: _read_back(question, context),
+                lambda: read_back(question, context),
                 used="the memory line that best answers",
             )
             return noted(fell, *notes)
@@ -323,7 +334,7 @@ class OpenAICompatBrain:
                 "respond",
                 CallFailed(why),
                 [question.id],
-                lambda: _read_back(question, context),
+                lambda: read_back(question, context),
                 used="the memory line that best answers",
             )
             return noted(fell, *notes)
@@ -384,8 +395,8 @@ class OpenAICompatBrain:
         return ModelStatus(
             self.settings.model,
             (
-                _lane_status("reply", self._endpoints(self.responder)),
-                _lane_status(
+                lane_status("reply", self._endpoints(self.responder)),
+                lane_status(
                     "background", self._endpoints(self.summarizer, self.extractor)
                 ),
             ),
@@ -462,30 +473,6 @@ class OpenAICompatBrain:
         return " ".join(words[:lo])
 
 
-def _read_back(question: Message, context: ContextBundle) -> BrainResult[str]:
-    """The failed reply: the best memory line, marked as restated whole.
-
-    Like the offline responder's, it is a function of the context alone, so
-    memory must not be built again from it.
-    """
-    text = f"{FAILED_PREAMBLE} " + (
-        answer_reply(question.content, context) or NOTHING_HELD
-    )
-    return BrainResult(text, restated=((0, len(text)),))
-
-
-def _lane_status(role: Role, endpoints: Sequence[ModelEndpoint]) -> RoleStatus:
-    """One lane's state; failing over wins over busy, which wins over ready."""
-    in_flight, error = 0, None
-    for endpoint in endpoints:
-        calls, last = endpoint.activity()
-        in_flight += calls
-        error = error or last
-    rest = max(e.breaker.rest_left() for e in endpoints)
-    state: RoleState = "failing over" if rest > 0 else "busy" if in_flight else "ready"
-    return RoleStatus(role, state, in_flight, rest, error)
-
-
 def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:
     if not reply.summary.strip():
         raise UnusableReply("empty summary")
@@ -493,23 +480,3 @@ def _check_summary(reply: SummaryResponse | CondenseResponse) -> None:
 
 def _clean(items: Sequence[str]) -> list[str]:
     return [s.strip() for s in items if s.strip()]
-
-
-TITLE_MAX_TOKENS = 24
-"""Room for a title of a few words (a small model may add a little)."""
-TITLE_CHARS = 60
-
-
-def clean_title(text: str) -> str | None:
-    """The model's title as a list shows it: one line, unquoted, not too long."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if not lines:
-        return None
-    line = lines[0].removeprefix("Title:").removeprefix("title:").strip()
-    line = line.strip("\"'`*#").rstrip(".").strip()
-    line = " ".join(line.split())
-    if not line:
-        return None
-    if len(line) > TITLE_CHARS:
-        line = line[:TITLE_CHARS].rsplit(" ", 1)[0] + "…"
-    return line
