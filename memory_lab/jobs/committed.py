@@ -22,6 +22,7 @@ from memory_lab.errors import require_tenant
 from memory_lab.jobs.ledger import JobLedger
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.types import Episode
+from memory_lab.window.rebuilt import rebuilt_summary
 
 SEARCHES_KEPT = 256
 """Searches remembered per store: a question's contexts at every budget reuse one."""
@@ -118,8 +119,6 @@ class CommittedEpisodeStore:
         episodes = [e for e in self.ledger.episodes(tenant) if e.thread == thread]
         if not any(e.id in hidden for e in episodes):
             return summary
-        from memory_lab.owner.tiers import rebuilt_summary
-
         kept = [e for e in episodes if e.id not in hidden]
         return rebuilt_summary(kept, len(summary))
 

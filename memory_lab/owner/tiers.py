@@ -32,6 +32,7 @@ from memory_lab.stores.sql_links import SqlFactLinkStore
 from memory_lab.stores.sql_transcript import SqlTranscriptStore
 from memory_lab.stores.sqlite_db import SqliteDatabase
 from memory_lab.types import Episode, Message
+from memory_lab.window.rebuilt import LOST, rebuilt_summary
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,8 +44,6 @@ DATABASE = "memory.sqlite3"
 CHROMA = "chroma"
 TIERS = ("events", "llm_cache", "transcript", "facts", "episodes", "index", "disk")
 """In the order they run."""
-LOST = "(removed by a purge)"
-"""The summary of an episode some of whose turns were purged."""
 
 
 @dataclass(frozen=True)
@@ -310,25 +309,3 @@ def _lost(episode: Episode, left: Sequence[Message]) -> Episode:
             "summary_tokens": 0,
         }
     )
-
-
-def rebuilt_summary(episodes: list[Episode], limit: int) -> str:
-    """A running summary from the episodes left, newest lines first, no brain.
-
-    Lines as compression writes them; no longer than `limit` characters (the
-    summary it replaces, which its budget had kept short). Lost episodes have
-    nothing to add.
-    """
-    lines = [
-        f"[{e.start.date().isoformat()}] {e.summary}"
-        for e in episodes
-        if e.summary != LOST
-    ]
-    kept: list[str] = []
-    size = 0
-    for line in reversed(lines):
-        size += len(line) + (1 if kept else 0)
-        if size > limit:
-            break
-        kept.append(line)
-    return "\n".join(reversed(kept))
