@@ -27,7 +27,8 @@ def add_plugin_flag(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="MODULE",
         help="import MODULE first, so the triggers it registers can be named in "
-        "recipes (repeatable; e.g. --plugin my_triggers, then --systems 'E,A+E')",
+        "recipes and the data sets it registers in --dataset (repeatable; e.g. "
+        "--plugin my_triggers, then --systems 'E,A+E')",
     )
 
 

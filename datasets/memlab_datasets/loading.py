@@ -8,7 +8,7 @@ A spec is one of:
   file, ``longmemeval:PATH[:options]`` for a LongMemEval file, or any name a
   plug-in registered;
 - a PATH: ``.jsonl`` is this package's format, ``.json`` is checked for LoCoMo's
-  shape.
+  shape, then LongMemEval's (read whole, with no options).
 """
 
 from __future__ import annotations
@@ -20,7 +20,11 @@ from pydantic import ValidationError
 from memlab_datasets import registry
 from memlab_datasets.generator import GeneratorConfig, generate
 from memlab_datasets.locomo import load_locomo, looks_like_locomo, read_json
-from memlab_datasets.longmemeval import load_longmemeval_spec
+from memlab_datasets.longmemeval import (
+    load_longmemeval,
+    load_longmemeval_spec,
+    looks_like_longmemeval,
+)
 from memlab_datasets.registry import LoadOptions
 from memlab_datasets.serialization import load_jsonl
 from memlab_datasets.types import Dataset
@@ -64,9 +68,14 @@ def load_dataset(
     if path.suffix == ".jsonl":
         return load_jsonl(path)
     if path.suffix == ".json":
-        if looks_like_locomo(read_json(path)):
+        data = read_json(path)
+        if looks_like_locomo(data):
             return load_locomo(path, audit, apply_corrections)
-        raise DatasetError(f"{path}: JSON file is not in LoCoMo's format")
+        if looks_like_longmemeval(data):
+            return load_longmemeval(path)
+        raise DatasetError(
+            f"{path}: JSON file is not in LoCoMo's format (nor LongMemEval's)"
+        )
     raise DatasetError(f"{path}: unknown dataset file type (use .jsonl or .json)")
 
 

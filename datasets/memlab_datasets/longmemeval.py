@@ -13,11 +13,12 @@ Mapping, one instance at a time:
 - turn ids are ``<session id>:<n>`` (n from 1); a turn is timestamped at its
   session's date plus one minute per turn, and never before the turn ahead of
   it, so the transcript stays in order when sessions sit minutes apart;
-- one `Probe`, asked after the last turn; the question date is kept in the
-  conversation's metadata. Its category is the question type's number
-  (`categories.LONGMEMEVAL_CATEGORIES`); an id ending in ``_abs`` is an
-  abstention probe whose gold answer is ``not known``. Turns marked
-  ``has_answer`` are its evidence, and ``answer_session_ids`` its
+- one `Probe`, asked after the last turn at ``question_date`` (`Probe.asked_at`;
+  a question dated before the last turn's minute is asked at that turn's time),
+  so a memory's clock reads the question's date when it answers. Its category
+  is the question type's number (`categories.LONGMEMEVAL_CATEGORIES`); an id
+  ending in ``_abs`` is an abstention probe whose gold answer is ``not known``.
+  Turns marked ``has_answer`` are its evidence, and ``answer_session_ids`` its
   `Probe.evidence_sessions`.
 
 Dates like ``2023/05/30 (Tue) 23:40`` carry no zone, so they are read as UTC.
@@ -117,6 +118,16 @@ class LongMemEvalOptions(BaseModel):
 
 class _BadInstance(Exception):
     """An instance cannot be read; re-raised as DatasetError with file and index."""
+
+
+def looks_like_longmemeval(data: Any) -> bool:
+    """Whether parsed JSON has LongMemEval's shape (a list of question instances)."""
+    return (
+        isinstance(data, list)
+        and bool(data)
+        and isinstance(data[0], dict)
+        and {"question_id", "haystack_sessions"} <= set(data[0])
+    )
 
 
 def split_argument(argument: str) -> tuple[str, str]:
@@ -352,6 +363,7 @@ def _conversation(record: Any) -> Conversation:
         answer = int(answer)
     probe = Probe(
         id=f"{qid}:q",
+        asked_at=max(asked, turns[-1].timestamp),
         question=str(record["question"]),
         answer=ABSTENTION_ANSWER if abstention else str(answer),
         evidence=evidence,

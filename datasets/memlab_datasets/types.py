@@ -23,7 +23,8 @@ from pydantic import (
 from memlab_datasets.categories import ProbeKind
 from memory_lab.types import Message
 
-Source = Literal["synthetic", "locomo", "longmemeval"]
+SOURCE_PATTERN = r"^[a-z][a-z0-9_-]*$"
+"""A conversation's source: a short name, as a registered data set's is."""
 TrapKind = Literal[
     "hypothetical", "question", "joke", "third_party", "rejected_suggestion"
 ]
@@ -95,6 +96,11 @@ class Probe(Record):
         description="Session ids that hold the answer, when the source names them "
         "(LongMemEval's answer_session_ids).",
     )
+    asked_at: AwareDatetime | None = Field(
+        default=None,
+        description="When the question is asked, if later than `after_turn` "
+        "(LongMemEval's question_date); None: at that turn's time.",
+    )
 
     @model_serializer(mode="wrap")
     def _leave_out_unset_additions(
@@ -110,7 +116,7 @@ class Probe(Record):
         return data
 
 
-PROBE_ADDED: tuple[str, ...] = ("evidence_sessions",)
+PROBE_ADDED: tuple[str, ...] = ("evidence_sessions", "asked_at")
 """Probe fields added later, with empty defaults; dumped only when set."""
 
 
@@ -152,7 +158,11 @@ class Conversation(Record):
 
     id: str
     tenant: str
-    source: Source
+    source: str = Field(
+        pattern=SOURCE_PATTERN,
+        description="Where it comes from: 'synthetic', 'locomo', 'longmemeval' "
+        "or a plug-in data set's own name.",
+    )
     speakers: dict[str, str] = Field(description="Role -> speaker name.")
     sessions: list[Session]
     turns: list[Message] = Field(description="Every turn, flat, in order.")

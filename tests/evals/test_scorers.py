@@ -210,7 +210,11 @@ def test_fact_recall_finds_the_planted_value_of_the_evidence_turn():
         fact_recall.score(case(probe("- [identity] home city = Gothenburg"), r)) == 1.0
     )
     assert fact_recall.score(case(probe("nothing here"), r)) == 0.0
-    assert math.isnan(fact_recall.score(case(probe("Gothenburg"), r, "locomo")))
+    # LoCoMo's gold facts are observation sentences, not planted values.
+    observed = r.model_copy(
+        update={"gold_facts": [{**g, "category": "observation"} for g in r.gold_facts]}
+    )
+    assert math.isnan(fact_recall.score(case(probe("Gothenburg"), observed, "locomo")))
     assert math.isnan(fact_recall.score(case(probe("x", evidence=["m2"]), r)))
 
 

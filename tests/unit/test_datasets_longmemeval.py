@@ -95,11 +95,62 @@ def test_question_types_are_categories_and_abs_ids_abstain(data):
         "fx_user_01": (7, "recall"),
         "fx_pref_01": (9, "recall"),
         "fx_user_02_abs": (7, "abstention"),
+        "fx_assistant_01": (8, "recall"),
+        "fx_temporal_02_abs": (12, "abstention"),
+        "fx_multi_02": (10, "multi_hop"),
     }
     assert category_name(10) == "multi-session"
     abstain = by_id(data, "fx_user_02_abs")
     assert abstain.probes[0].answer == ABSTENTION_ANSWER
     assert abstain.metadata["original_answer"].startswith("You never mentioned")
+
+
+def test_the_fixture_has_each_kind_the_loader_must_read(data):
+    """Multi-session, update, temporal and abstention, each with evidence marked."""
+    probes = [c.probes[0] for c in data.conversations]
+    kinds = {p.kind for p in probes}
+    assert {"multi_hop", "update", "temporal", "abstention"} <= kinds
+    for probe in probes:
+        assert probe.evidence, probe.id
+        assert probe.evidence_sessions, probe.id
+        sessions = {t.split(":")[0] for t in probe.evidence}
+        assert sessions <= set(probe.evidence_sessions), probe.id
+    # An assistant's turn can be the evidence (single-session-assistant).
+    helper = by_id(data, "fx_assistant_01")
+    assert helper.turn(helper.probes[0].evidence[0]).role == "assistant"
+
+
+def test_the_question_is_asked_at_its_date(data):
+    for raw in RAW:
+        conv = by_id(data, raw["question_id"])
+        asked = conv.probes[0].asked_at
+        assert asked == parse_date(raw["question_date"])
+        assert asked > conv.turns[-1].timestamp
+
+
+def test_a_question_dated_inside_the_last_session_is_asked_after_it(tmp_path):
+    records = copy.deepcopy(RAW[:1])
+    records[0]["question_date"] = records[0]["haystack_dates"][-1]  # its first minute
+    conv = load_longmemeval(write(tmp_path, records)).conversations[0]
+    assert conv.probes[0].asked_at == conv.turns[-1].timestamp
+
+
+def test_the_loaded_fixture_is_consistent(data):
+    from memlab_datasets import dataset_problems
+
+    assert dataset_problems(data) == []
+    bad = data.conversations[0]
+    early = bad.probes[0].model_copy(update={"asked_at": bad.turns[0].timestamp})
+    broken_conv = bad.model_copy(update={"probes": [early]})
+    from memlab_datasets import conversation_problems
+
+    assert "asked_at is before its after_turn" in " ".join(
+        conversation_problems(broken_conv)
+    )
+
+
+def test_a_bare_longmemeval_path_is_read_as_longmemeval():
+    assert load_dataset(str(FIXTURE)).metadata["source"] == "longmemeval"
 
 
 def test_limit_and_question_type_select_in_file_order(tmp_path):

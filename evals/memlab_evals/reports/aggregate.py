@@ -52,6 +52,7 @@ COLUMNS = [
     "n",
     "evidence_recall",
     "evidence_word_overlap",
+    "session_recall",
     trigger_effects.SUMMARY_ONLY,
     "answer_recall",
     "fact_recall",
@@ -104,7 +105,7 @@ LLM_COLUMNS = {
 
 def probe_scores(log: RunLog) -> pd.DataFrame:
     """One row per logged probe with every probe metric and its costs."""
-    source = source_of(log.config.dataset)
+    source = source_of(log.config)
     runs = {(r.system, r.conversation): r for r in log.conversations}
     rows = []
     for probe in log.probes:

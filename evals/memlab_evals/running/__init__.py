@@ -7,6 +7,8 @@ because it watches a recipe while the turns go in; the statement set is here
 because it runs a real engine over held-out sentences, with no model to ask.
 
 - `runner`         one work unit per system and conversation; `run_eval`, `run_evals`
+- `records`        what a unit writes down: each probe's record, the whole run's
+- `provenance`     what a run is stamped with: commit, versions, trigger digests
 - `executors`      where units run: this process, a local process pool or Ray
 - `log`            the versioned run log (`RunLog`), the one record every reader takes
 - `llm_records`    what the models did, kept in the log: answers, verdicts, cost

@@ -89,6 +89,11 @@ class ProbeRecord(Model):
     evidence_texts: list[str] = Field(
         default_factory=list, description="Text of each evidence turn, in order."
     )
+    evidence_sessions: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Each session that holds the answer, when the data set names "
+        "them (LongMemEval's answer_session_ids): its turns' text up to the probe.",
+    )
     after_turn: str
     fact_keys: list[str] = Field(
         default_factory=list, description="Keys of the gold facts the probe asks about."
@@ -123,7 +128,9 @@ class ProbeRecord(Model):
         "summaries, window and facts alone hold; memory recipes only.",
     )
     asked_at: str | None = Field(
-        default=None, description="ISO time of the turn the probe follows."
+        default=None,
+        description="ISO time the probe was asked: the turn it follows, or the "
+        "probe's own later time (LongMemEval's question date).",
     )
     model_answer: ModelAnswer | None = Field(
         default=None, description="The answer model's reply (eval --answer)."
@@ -190,6 +197,12 @@ class RunConfig(Model):
 
     dataset: str
     dataset_hash: str
+    source: str = Field(
+        default="",
+        description="Where the conversations come from ('synthetic', 'locomo', "
+        "'longmemeval', a plug-in's name; '+' between several); '' in logs "
+        "written before it was recorded, whose spec says it instead.",
+    )
     systems: list[str]
     recipes: dict[str, dict] = Field(
         default_factory=dict, description="Recipe name -> its full parameters."

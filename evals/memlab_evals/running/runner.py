@@ -6,15 +6,15 @@ context is assembled for the probe's question, timed and logged. Units run where
 an executor puts them (`memlab_evals.running.executors`: this process, a local
 pool, a Ray cluster); their results are put back in a fixed order, so the log
 (timing aside) is the same whatever the executor and the worker count.
+
+What each probe's record holds is built in `memlab_evals.running.records`; what
+a run is stamped with (commit, versions, trigger digests) in
+`memlab_evals.running.provenance`, whose names are re-exported here.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import inspect
 import os
-import subprocess
 import tempfile
 import time
 import uuid
@@ -22,7 +22,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from memlab_datasets.types import Conversation, Dataset
@@ -33,31 +32,53 @@ from memlab_evals.running.log import (
     ProbeRecord,
     RunConfig,
     RunLog,
-    TriggerTrace,
+)
+from memlab_evals.running.provenance import (
+    CODE_CHECKOUT,
+    TIMING_FIELDS,
+    _check_reachable,
+    git_commit,
+    package_version,
+    scorer_versions,
+    strip_timing,
+    triggers_used,
+)
+from memlab_evals.running.records import (
+    asked_time,
+    conversation_run,
+    health,
+    probe_record,
 )
 from memlab_evals.systems import (
-    RunHealth,
     check_models,
-    is_baseline,
-    is_peer,
     make_system,
     memory_settings,
     split_systems,
-    split_tools,
     system_params,
 )
+from memory_lab.brains.parsed.parse_cache import keep_parses_on_disk, parses_beside
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
 from memory_lab.embeddings import default_embedder
 from memory_lab.llm_client.response_cache import default_cache_path
-from memory_lab.recipes import recipe
 from memory_lab.stores.locations import StoreSpec
 from memory_lab.text import turn_line
 from memory_lab.tokens import default_counter
-from memory_lab.triggers import get_trigger, load_plugins
-from memory_lab.types import Message
+from memory_lab.triggers import load_plugins
 
-TIMING_FIELDS = {"ingest_ms", "retrieve_ms", "started_at", "workers", "executor"}
-"""Fields that say when and how a run was made, not what it found."""
+__all__ = [
+    "CODE_CHECKOUT",
+    "TIMING_FIELDS",
+    "Unit",
+    "_check_reachable",
+    "default_workers",
+    "git_commit",
+    "pin_cache_path",
+    "run_eval",
+    "run_evals",
+    "run_unit",
+    "strip_timing",
+    "triggers_used",
+]
 
 
 @dataclass(frozen=True)
@@ -93,16 +114,21 @@ def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]
     same memory (what a system stores does not depend on the budget its
     contexts are cut to), so a run over several budgets ingests once. The
     questions are embedded before the first turn, so no `retrieve_ms` holds
-    a question's embedding. The stores live in a temporary folder of their own (real
-    SQLite and Chroma), deleted afterwards, so units never see each other's
-    memory.
+    a question's embedding. A probe with its own `asked_at` (LongMemEval's
+    question date) is asked then: the system is told the time has come
+    (`wait_until`), so a memory's clock reads that date when it answers. The
+    stores live in a temporary folder of their own (real SQLite and Chroma),
+    deleted afterwards, so units never see each other's memory.
     """
     load_plugins(unit.plugins)
     embedder = default_embedder()
     embedder.keep_on_disk(unit.vector_cache)
+    # Parses are kept beside the vectors: one setting keeps both or neither.
+    keep_parses_on_disk(parses_beside(unit.vector_cache))
     conv = unit.conversation
     if not conv.turns:
-        return {b: (_conversation_run(unit, [], None), []) for b in unit.budgets}
+        run = conversation_run(unit.system, conv, [], None)
+        return {b: (run, []) for b in unit.budgets}
     # Every system that searches by meaning embeds the question the same way.
     # Made here, untimed, the vector is found by whichever system asks first,
     # so `retrieve_ms` is the search and assembly alone for all of them, not
@@ -135,10 +161,10 @@ def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]
             extractor=unit.extractor,
         )
         try:
-            if _health(system).skipped:
+            if health(system).skipped:
                 # Never ran (a peer without a model): a row that says so, and no
                 # probes, so nothing is scored as if it had forgotten.
-                run = _conversation_run(unit, [], system)
+                run = conversation_run(unit.system, conv, [], system)
                 return {b: (run, []) for b in unit.budgets}
             for turn in conv.turns:
                 t0 = time.perf_counter()
@@ -149,110 +175,38 @@ def run_unit(unit: Unit) -> dict[int, tuple[ConversationRun, list[ProbeRecord]]]
                 if asked:
                     # Counted as `full` renders it, so full's ratio is exactly 1.
                     history_tokens = counter.count("\n".join(history))
-                for probe in asked:
+                for probe in sorted(asked, key=lambda p: asked_time(p, turn.timestamp)):
+                    when = _wait_until(system, asked_time(probe, turn.timestamp))
                     system.settle()
                     for budget in unit.budgets:
                         _at_budget(system, budget)
                         records[budget].append(
-                            _probe_record(unit, probe, system, turn, history_tokens)
+                            probe_record(
+                                unit.system, conv, probe, system, when, history_tokens
+                            )
                         )
-            run = _conversation_run(unit, ingest_ms, system)
+            run = conversation_run(unit.system, conv, ingest_ms, system)
         finally:
             system.close()
     return {b: (run, records[b]) for b in unit.budgets}
+
+
+def _wait_until(system, when: datetime) -> datetime:
+    """Let the system's time reach `when` with no new turn; returns `when`.
+
+    Only systems that keep a clock (memory recipes) have `wait_until`; for
+    the others time between turns changes nothing.
+    """
+    wait = getattr(system, "wait_until", None)
+    if callable(wait):
+        wait(when)
+    return when
 
 
 def _at_budget(system, budget: int) -> None:
     """Cut the system's next contexts to `budget` (`full` has none to cut)."""
     if getattr(system, "budget", None) is not None:
         system.budget = budget
-
-
-def _probe_record(
-    unit: Unit, probe, system, turn: Message, history_tokens: int
-) -> ProbeRecord:
-    """One probe asked of the system now: its context, timed, and what it holds."""
-    conv = unit.conversation
-    t0 = time.perf_counter()
-    ctx = system.context(probe.question)
-    retrieve_ms = (time.perf_counter() - t0) * 1000
-    # Not timed: a second assembly a responder would never ask for.
-    summary_only = _summary_only(system, probe.question)
-    return ProbeRecord(
-        system=unit.system,
-        conversation=conv.id,
-        probe_id=probe.id,
-        category=probe.category,
-        kind=probe.kind,
-        question=probe.question,
-        answer=probe.answer,
-        stale_answers=list(probe.stale_answers),
-        adversarial_answer=probe.adversarial_answer,
-        evidence=list(probe.evidence),
-        evidence_texts=_evidence_texts(conv, probe.evidence),
-        after_turn=probe.after_turn,
-        context=ctx.text,
-        context_tokens=ctx.tokens,
-        history_tokens=history_tokens,
-        # What a window baseline holds depends on its budget: read it per budget.
-        stored_tokens=system.stored_tokens(),
-        retrieve_ms=retrieve_ms,
-        context_items=list(ctx.items),
-        context_tiers=dict(ctx.tiers or {}),
-        summary_only_context=summary_only,
-        asked_at=turn.timestamp.isoformat(),
-        error=ctx.error,
-    )
-
-
-def _evidence_texts(conv: Conversation, evidence: Sequence[str]) -> list[str]:
-    """Text of each evidence turn that exists; LoCoMo has a few dangling ids."""
-    return [conv.turn(t).content for t in evidence if t in conv.positions]
-
-
-def _summary_only(system, question: str) -> str | None:
-    """The context without excerpts, for systems that can build one."""
-    build = getattr(system, "summary_only_context", None)
-    return build(question) if callable(build) else None
-
-
-def _trace(system) -> TriggerTrace | None:
-    """What a memory recipe's triggers did; None for the other systems."""
-    trace = getattr(system, "trigger_trace", None)
-    return trace() if callable(trace) else None
-
-
-def _health(system) -> RunHealth:
-    """A system's health; peers and memory recipes report one, the rest are fine."""
-    report = getattr(system, "health", None)
-    return report() if callable(report) else RunHealth()
-
-
-def _conversation_run(unit: Unit, ingest_ms: list[float], system) -> ConversationRun:
-    conv = unit.conversation
-    cost = system.cost() if system is not None else None
-    health = _health(system) if system is not None else RunHealth()
-    return ConversationRun(
-        system=unit.system,
-        conversation=conv.id,
-        turns=len(conv.turns),
-        ingest_ms=ingest_ms,
-        brain=cost.brain if cost else "",
-        brain_calls=cost.calls if cost else 0,
-        brain_tokens=cost.tokens if cost else 0,
-        brain_usage=dict(cost.usage) if cost else {},
-        compressions=cost.compressions if cost else 0,
-        stored_facts=system.stored_facts() if system is not None else [],
-        gold_facts=[g.model_dump(mode="json") for g in conv.gold_facts],
-        traps=[t.model_dump(mode="json") for t in conv.traps],
-        turn_texts={m.id: m.content for m in conv.turns},
-        turn_speakers={m.id: m.who for m in conv.turns},
-        episodes=system.episode_stats() if system is not None else [],
-        trigger=_trace(system) if system is not None else None,
-        status=health.status,
-        errors=dict(health.errors),
-        events=list(health.events),
-    )
 
 
 def run_eval(
@@ -338,6 +292,7 @@ def run_evals(
         budget: RunConfig(
             dataset=dataset_spec or dataset.name,
             dataset_hash=dataset.content_hash,
+            source="+".join(sorted({c.source for c in dataset.conversations})),
             systems=names,
             recipes={n: p for n in names if (p := system_params(n))},
             memory=memory_settings(budget, extractor),
@@ -346,7 +301,7 @@ def run_evals(
             executor=executor.name,
             git_commit=git_commit(),
             started_at=started_at,
-            memory_lab_version=_version(),
+            memory_lab_version=package_version(),
             corrections=corrections,
             triggers=triggers,
             plugins=list(plugins),
@@ -381,67 +336,11 @@ def run_evals(
             probes.extend(records)
         logs[budget] = RunLog(
             config=configs[budget],
-            scorers=_scorer_versions(),
+            scorers=scorer_versions(),
             conversations=runs,
             probes=probes,
         )
     return logs
-
-
-def triggers_used(names: Sequence[str]) -> dict[str, dict[str, str]]:
-    """Each trigger the run's recipes use: where it is defined and a digest of it.
-
-    A trigger's code changes its results as much as its parameters do, so the
-    log names its module and a digest of its source (its decision, its cut and
-    its parameter model).
-    """
-    used: dict[str, dict[str, str]] = {}
-    for name in names:
-        if is_baseline(name) or is_peer(name):
-            continue
-        for use in recipe(split_tools(name)[0]).triggers:
-            trigger = get_trigger(use.name)
-            if trigger is None or use.name in used:
-                continue
-            used[use.name] = {
-                "module": trigger.module,
-                "summary": trigger.summary,
-                "source_sha1": _source_digest(
-                    trigger.decide, trigger.splits, trigger.params
-                ),
-            }
-    return used
-
-
-def _source_digest(*parts: object) -> str:
-    digest = hashlib.sha1()
-    for part in parts:
-        if part is None:
-            continue
-        try:
-            digest.update(inspect.getsource(part).encode())
-        except (OSError, TypeError):  # defined where no source file exists
-            digest.update(repr(part).encode())
-    return digest.hexdigest()[:16]
-
-
-def _check_reachable(
-    triggers: dict[str, dict[str, str]], executor: Executor, workers: int
-) -> None:
-    """Fail before any unit runs when a worker process could not find a trigger.
-
-    Raises:
-        ValueError: naming the trigger defined in ``__main__`` (a notebook cell
-            or a script) while units run in other processes.
-    """
-    in_process = executor.name == "local" and workers == 1
-    stranded = [n for n, t in triggers.items() if t["module"] == "__main__"]
-    if stranded and not in_process:
-        raise ValueError(
-            f"trigger {stranded[0]!r} is defined in __main__ (a notebook cell or a "
-            "script), which worker processes cannot import: run with workers=1, "
-            "or move it to a module and pass it as a plugin"
-        )
 
 
 def _unit_stores(
@@ -500,67 +399,6 @@ def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
         return llm
     path = Path(llm.cache_path) if llm.cache_path else default_cache_path()
     return llm.model_copy(update={"cache_path": str(path.expanduser().resolve())})
-
-
-CODE_CHECKOUT = Path(__file__).resolve().parents[3]
-"""The checkout this code runs from, whose commit a run is stamped with."""
-
-
-@functools.cache
-def git_commit(checkout: Path = CODE_CHECKOUT) -> str:
-    """The commit the code ran at, with '+dirty' when the tree has edits.
-
-    Read once per process, at its first run: the code a process runs is what
-    was checked out when it started, and a job that writes its results into the
-    checkout (the main job into evals/results/) must not stamp its later runs
-    dirty with its own output.
-    """
-    try:
-        sha = _git(checkout, "rev-parse", "HEAD")
-        dirty = _git(checkout, "status", "--porcelain", "--untracked-files=no")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return f"{sha}+dirty" if dirty else sha
-
-
-def _git(checkout: Path, *args: str) -> str:
-    """What a git command prints in `checkout`, stripped."""
-    return subprocess.run(
-        ["git", *args],
-        cwd=checkout,
-        capture_output=True,
-        text=True,
-        timeout=10,
-        check=True,
-    ).stdout.strip()
-
-
-def _version() -> str:
-    try:
-        return version("memory-lab")
-    except PackageNotFoundError:
-        return "unknown"
-
-
-def _scorer_versions() -> dict[str, str]:
-    """Versions of the scorers that will read this log, when they are installed."""
-    try:
-        from memlab_evals.scorers import SCORER_VERSIONS
-    except ImportError:
-        return {}
-    return dict(SCORER_VERSIONS)
-
-
-def strip_timing(log: RunLog) -> dict:
-    """The log as a dict without wall-clock fields: what determinism compares."""
-    data = log.model_dump(mode="json")
-    for key in TIMING_FIELDS & set(data["config"]):
-        data["config"].pop(key)
-    for run in data["conversations"]:
-        run.pop("ingest_ms", None)
-    for probe in data["probes"]:
-        probe.pop("retrieve_ms", None)
-    return data
 
 
 def default_workers() -> int:

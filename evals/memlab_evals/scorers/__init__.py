@@ -21,6 +21,7 @@ from memlab_evals.scorers import (
     fact_recall,
     hallucination,
     judged,
+    session_recall,
     stale_answer,
     trigger_effects,
 )
@@ -40,6 +41,13 @@ SCORERS: tuple[Scorer, ...] = (
         True,
         "probe",
         evidence_recall.score_word_overlap,
+    ),
+    Scorer(
+        session_recall.NAME,
+        session_recall.VERSION,
+        session_recall.HIGHER_IS_BETTER,
+        "probe",
+        session_recall.score,
     ),
     Scorer(
         answer_recall.NAME, answer_recall.VERSION, True, "probe", answer_recall.score

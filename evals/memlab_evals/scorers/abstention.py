@@ -8,7 +8,14 @@ Synthetic abstention probes ask about a slot the user never filled, often after 
 trap (a friend's choice, a hypothetical) named a value. Raw trap turns in a window
 are transcript, not assertion, so only facts lines count: the context violates when
 a facts line serves the trap's value or (when the log carries the probe's fact
-keys) gives the asked key any value.
+keys) gives the asked key any value. Every data set but LoCoMo is read this way,
+plug-ins included.
+
+A probe that names neither a tempting value nor a key scores NaN here: there is
+nothing in the context to look for. LongMemEval's ``_abs`` questions are such
+probes (their gold explains what was said instead; it names no wrong answer), so
+their context is unscored and their reply is scored by
+``answer_abstention_accuracy`` (``eval --answer``), which needs no such value.
 """
 
 from __future__ import annotations

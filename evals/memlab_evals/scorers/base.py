@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from memlab_evals.running.log import ConversationRun, ProbeRecord
+from memlab_evals.running.log import ConversationRun, ProbeRecord, RunConfig
 
-Source = Literal["synthetic", "locomo"]
+Source = str
+"""A data set's source: 'synthetic', 'locomo', 'longmemeval' or a plug-in's name."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,21 @@ class Scorer:
     score: Callable[..., float]
 
 
-def source_of(dataset: str) -> Source:
-    """The data source a run's dataset spec names ('locomo:PATH' or 'synthetic...')."""
-    return "locomo" if dataset.lower().startswith("locomo") else "synthetic"
+def source_of(run: RunConfig | str) -> Source:
+    """The data source of a run: as its log records it, else as its spec names it.
+
+    Logs written before the source was recorded give their spec only: a
+    registered name (``locomo:PATH``, ``longmemeval:PATH``), a name starting
+    ``locomo``, or else the synthetic set, as those logs were scored.
+    """
+    if isinstance(run, RunConfig):
+        if run.source:
+            return run.source
+        run = run.dataset
+    spec = run.strip().lower()
+    if spec.startswith("locomo"):
+        return "locomo"
+    from memlab_datasets.loading import named_dataset
+
+    name, _ = named_dataset(spec)
+    return name or "synthetic"

@@ -1,9 +1,12 @@
-"""fact_recall (synthetic data): the planted value is in the context when probed.
+"""fact_recall (data with planted values): the planted value is in the context.
 
 The planted values of a probe are the gold facts stated at its evidence turns (and,
-when the log carries the probe's fact keys, only those keys). LoCoMo's gold facts are
-observation sentences, not planted values, so LoCoMo probes score NaN, as do
-abstention probes (nothing was planted) and probes whose evidence states no fact.
+when the log carries the probe's fact keys, only those keys). The synthetic set
+plants them; LoCoMo's gold facts are observation sentences, not planted values, and
+LongMemEval has none, so their probes score NaN, as do abstention probes (nothing
+was planted) and probes whose evidence states no fact. Whether a value was planted
+is read from the gold facts themselves, not the data set's name, so a plug-in data
+set with planted facts is scored too.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ def planted_values(case: ProbeCase) -> list[str]:
 
 def score(case: ProbeCase) -> float:
     """Share of the planted values present in the context."""
-    if case.source != "synthetic" or case.probe.kind == "abstention":
+    if case.probe.kind == "abstention":
         return math.nan
     values = planted_values(case)
     if not values:

@@ -69,6 +69,16 @@ class MemorySystem:
         """Wait for the background worker to finish the jobs owed so far."""
         self.engine.flush()
 
+    def wait_until(self, when: datetime) -> None:
+        """Let time pass to `when` with no new turn, as before a dated question.
+
+        The clock moves there and the triggers and session timeouts are checked
+        at that time, as a live memory would be by then.
+        """
+        self.engine.clock.set(when)
+        if self.engine.tick(self.tenant).compressed:
+            self._compressions += 1
+
     def context(self, question: str) -> Context:
         """The responder's context: the engine's own assembly, not a copy of it.
 
