@@ -9,7 +9,12 @@ from typing import Any
 from rich.console import Group
 from rich.table import Table
 
-from memlab_datasets.categories import CATEGORIES, PROBE_KINDS, category_name
+from memlab_datasets.categories import (
+    CATEGORIES,
+    LONGMEMEVAL_CATEGORIES,
+    PROBE_KINDS,
+    category_name,
+)
 from memlab_datasets.types import TRAP_KINDS, Dataset
 
 
@@ -61,6 +66,18 @@ def describe(dataset: Dataset) -> DatasetStats:
     )
 
 
+def _listed_categories(counts: dict[int, int]) -> list[int]:
+    """The category rows to print: every one of LoCoMo's, so an empty one shows.
+
+    A set of LongMemEval question types only lists those (1 to 6 never occur in it).
+    """
+    shown = set(counts)
+    only_longmemeval = shown and shown <= set(LONGMEMEVAL_CATEGORIES)
+    if not only_longmemeval:
+        shown |= set(CATEGORIES)
+    return sorted(shown)
+
+
 def _n(value: int) -> str:
     return f"{value:,}"
 
@@ -95,9 +112,10 @@ def render_stats(stats: DatasetStats) -> Group:
     categories.add_column("name")
     categories.add_column("kind")
     categories.add_column("probes", justify="right")
-    for number in sorted(set(CATEGORIES) | set(stats.probes_by_category)):
+    for number in _listed_categories(stats.probes_by_category):
         count = stats.probes_by_category.get(number, 0)
-        kind = CATEGORIES[number].kind if number in CATEGORIES else "?"
+        known = CATEGORIES.get(number) or LONGMEMEVAL_CATEGORIES.get(number)
+        kind = known.kind if known else "?"
         categories.add_row(str(number), category_name(number), kind, _n(count))
 
     facts = Table(title="Gold facts per category")

@@ -295,3 +295,17 @@ def test_sessions_minutes_apart_never_run_backwards(tmp_path):
     assert all(a < b for a, b in zip(stamps, stamps[1:], strict=False))
     assert conv.metadata["turns_shifted"] > 0
     assert conv.sessions[1].started_at == datetime(2024, 3, 1, 9, 16, tzinfo=UTC)
+
+
+def test_describe_lists_the_question_types_with_their_kinds(capsys):
+    from memlab_cli.main import main
+
+    assert main(["datasets", "describe", f"longmemeval:{FIXTURE}:limit=3"]) == 0
+    out = capsys.readouterr().out
+    rows = {
+        line.split("│")[2].strip(): line for line in out.splitlines() if "│" in line
+    }
+    assert "multi_hop" in rows["multi-session"]
+    assert "update" in rows["knowledge-update"]
+    assert "adversarial" not in rows  # LoCoMo's numbers never occur here
+    assert "7 │ single-session-user" in out
