@@ -308,4 +308,4 @@ def test_describe_lists_the_question_types_with_their_kinds(capsys):
     assert "multi_hop" in rows["multi-session"]
     assert "update" in rows["knowledge-update"]
     assert "adversarial" not in rows  # LoCoMo's numbers never occur here
-    assert "7 │ single-session-user" in out
+    assert "12 │ temporal-reasoning" in out
