@@ -1,5 +1,9 @@
 """report.md: the table, the plots and a plain reading against the project's targets.
 
+The pictures are drawn by `report_plots`, the run's own lines written by
+`run_lines` and the targets section by `targets`; their public names are
+importable from here as before.
+
 Everything here reads the run log and the summary only, so a stored run can be
 re-reported. Plots are drawn on matplotlib `Figure`s, not through pyplot: no
 display is needed, and importing this never switches a notebook's backend.
@@ -8,31 +12,58 @@ display is needed, and importing this never switches a notebook's backend.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 from memlab_datasets.categories import (
     CATEGORIES,
     LONGMEMEVAL_CATEGORIES,
     category_name,
 )
-from memlab_datasets.types import TRAP_KINDS
 from rich.console import Console
 from rich.table import Table
 
 from memlab_evals.reports.aggregate import COLUMNS, probe_scores
-from memlab_evals.reports.frontier_plot import plot_frontier
-from memlab_evals.reports.goal import against_retrieval
+from memlab_evals.reports.report_plots import (
+    plot_categories,
+    plot_recall_frontier,
+    plot_trigger_costs,
+)
+from memlab_evals.reports.run_lines import (
+    UNSCORED,
+    cache_line,
+    config_lines,
+    health_lines,
+    llm_lines,
+    system_lines,
+)
+from memlab_evals.reports.targets import planted_targets, retrieval_targets
+from memlab_evals.reports.targets import retrievers as _retrievers
 from memlab_evals.reports.trigger_columns import COLUMNS as TRIGGER_COLUMNS
 from memlab_evals.running.log import RunLog
-from memlab_evals.scorers import ProbeCase, hallucination, source_of, stale_answer
+from memlab_evals.scorers import source_of
 from memlab_evals.scorers.trigger_effects import TIER_COLUMNS
-from memlab_evals.systems import describe, is_baseline, kind_of, names
 
-UNSCORED = "unscored: no judge configured"
+__all__ = [
+    "ANSWER_FLOOR",
+    "CATEGORY_METRICS",
+    "GLOSSARY",
+    "NAMED_ONLY",
+    "PRINTED_COLUMNS",
+    "TABLE_COLUMNS",
+    "TRIGGER_TABLE",
+    "UNSCORED",
+    "cache_line",
+    "health_lines",
+    "llm_lines",
+    "markdown_table",
+    "print_table",
+    "system_lines",
+    "trigger_section",
+    "write_report",
+]
+
 TRIGGER_TABLE = [
     "evidence_recall",
     "summary_only_evidence_recall",
@@ -210,343 +241,6 @@ def _category_table(summary: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _plot_frontier(summary: pd.DataFrame, path: Path) -> list[str]:
-    """Recall against compression per system; returns systems left off (no ratio)."""
-    rows = _all_rows(summary)
-    fig = Figure(figsize=(7, 4.5))
-    ax = fig.subplots()
-    skipped = []
-    for metric, marker in (("evidence_recall", "o"), ("answer_recall", "^")):
-        shown = rows.dropna(subset=["compression_ratio", metric])
-        ax.scatter(
-            shown["compression_ratio"], shown[metric], marker=marker, label=metric
-        )
-        if metric == "evidence_recall":
-            for _, row in shown.iterrows():
-                ax.annotate(
-                    row["system"],
-                    (row["compression_ratio"], row[metric]),
-                    textcoords="offset points",
-                    xytext=(4, 4),
-                    fontsize=8,
-                )
-    skipped = sorted(
-        set(rows["system"]) - set(rows.dropna(subset=["compression_ratio"])["system"])
-    )
-    if (rows["compression_ratio"].dropna() > 0).any():
-        ax.set_xscale("log")
-    ax.set_xlabel("compression_ratio (history tokens / context tokens, log)")
-    ax.set_ylabel("recall")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title("Recall against compression, per system")
-    ax.legend(loc="lower left", fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    return skipped
-
-
-def _plot_categories(summary: pd.DataFrame, path: Path) -> None:
-    """Per-category bars with bootstrap 95% error bars, one panel per recall metric."""
-    rows = summary[summary["category"].astype(str) != "all"]
-    systems = list(dict.fromkeys(rows["system"]))
-    categories = sorted(rows["category"].astype(str).unique(), key=int)
-    fig = Figure(figsize=(11, 4.2))
-    axes = fig.subplots(1, 2, sharey=True)
-    width = 0.8 / max(len(systems), 1)
-    x = np.arange(len(categories))
-    for ax, metric in zip(axes, ("evidence_recall", "answer_recall"), strict=True):
-        for i, system in enumerate(systems):
-            mine = rows[rows["system"] == system].set_index(
-                rows[rows["system"] == system]["category"].astype(str)
-            )
-            mine = mine.reindex(categories)
-            values = mine[metric].to_numpy(dtype=float)
-            low = values - mine[f"{metric}_ci_low"].to_numpy(dtype=float)
-            high = mine[f"{metric}_ci_high"].to_numpy(dtype=float) - values
-            errors = np.nan_to_num(np.vstack([low, high]), nan=0.0).clip(min=0)
-            ax.bar(
-                x + i * width - 0.4 + width / 2,
-                np.nan_to_num(values, nan=0.0),
-                width,
-                yerr=errors,
-                capsize=2,
-                label=system,
-            )
-        ax.set_xticks(
-            x, [f"{c}\n{category_name(int(c))}" for c in categories], fontsize=7
-        )
-        ax.set_title(f"{metric} per category (95% bootstrap CI)")
-        ax.set_ylim(0, 1.05)
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("recall")
-    axes[1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-
-
-def _recipes(log: RunLog, summary: pd.DataFrame) -> list[str]:
-    ran = list(dict.fromkeys(summary["system"]))
-    if log.config.recipes:
-        return [s for s in ran if s in log.config.recipes]
-    return [s for s in ran if not is_baseline(s)]
-
-
-def _value(rows: pd.DataFrame, system: str, metric: str) -> float:
-    hit = rows[rows["system"] == system]
-    return float(hit[metric].iloc[0]) if len(hit) and metric in hit else math.nan
-
-
-def _best(rows: pd.DataFrame, systems: list[str], metric: str) -> str | None:
-    """The system with the highest value of `metric` among those that ran."""
-    ran = [s for s in systems if not math.isnan(_value(rows, s, metric))]
-    return max(ran, key=lambda s: _value(rows, s, metric)) if ran else None
-
-
-def _locomo_targets(
-    log: RunLog, summary: pd.DataFrame, probes: pd.DataFrame
-) -> list[str]:
-    rows = summary[summary["category"].astype(str) == "all"]
-    recipes = _recipes(log, summary)
-    if not recipes:
-        return ["- No memory recipe in this run: the targets cannot be checked."]
-    best = _best(rows, recipes, "evidence_recall") or recipes[0]
-    tokens = _value(rows, best, "context_tokens_mean")
-    lines = [
-        f"- Best memory recipe by evidence recall: **{best}** "
-        f"({_value(rows, best, 'evidence_recall'):.3f})."
-    ]
-    lines += _retrieval_lines(probes, summary, recipes)
-    lines += _against_full(rows, best, tokens, log.config.budget)
-    return lines
-
-
-def _against_retrieval(
-    probes: pd.DataFrame, summary: pd.DataFrame, recipes: list[str], metric: str
-) -> str:
-    """Whether the best recipe beats the best raw-turn retriever on `metric`, paired."""
-    if probes.empty or metric not in probes:
-        return f"- No probe has {metric}: the target cannot be checked."
-    retrievers = list(names("baseline", retrieval=True))
-    found = against_retrieval(probes, recipes, retrievers, metric)
-    if found is None:
-        listed = ", ".join(f"`{b}`" for b in retrievers)
-        return (
-            f"- {metric}: a recipe and one of {listed} must both run "
-            "for the target to be checked."
-        )
-    line = f"- {metric} target {{}}: {found.sentence()} (paired bootstrap 95%)"
-    if found.verdict == "ahead":
-        return line.format("met") + "."
-    gaps = _category_gaps(summary, found.system, found.other, metric)
-    return line.format("NOT met") + f". Largest category gaps: {gaps}."
-
-
-def _retrieval_lines(
-    probes: pd.DataFrame, summary: pd.DataFrame, recipes: list[str]
-) -> list[str]:
-    return [
-        _against_retrieval(probes, summary, recipes, metric)
-        for metric in ("evidence_recall", "answer_recall")
-    ]
-
-
-def _against_full(rows: pd.DataFrame, best: str, tokens: float, budget: int) -> list:
-    """Share of the full history's recall kept, and with how many fewer tokens."""
-    full = _value(rows, "full", "context_tokens_mean")
-    if math.isnan(full):
-        return ["- `full` was not run: the 15x token target cannot be checked."]
-    lines = []
-    for metric, need in (("evidence_recall", 0.85), ("answer_recall", 0.75)):
-        whole = _value(rows, "full", metric)
-        share = _value(rows, best, metric) / whole if whole > 0 else math.nan
-        verdict = "met" if share >= need else "MISSED"
-        lines.append(
-            f"- {metric} kept of full's: {share:.2f} (target {need}): {verdict}."
-        )
-    if tokens > 0 and full / tokens >= 15:
-        lines.append(f"- Token target met: full uses {full / tokens:.1f}x the tokens.")
-    else:
-        ratio = full / tokens if tokens > 0 else math.inf
-        lines.append(
-            f"- Token target MISSED: full uses only {ratio:.1f}x {best}'s tokens "
-            f"({full:.0f} vs {tokens:.0f}); the budget ({budget}) is too "
-            "close to the history length at the probes for a 15x reduction."
-        )
-    return lines
-
-
-def _category_gaps(
-    summary: pd.DataFrame, system: str, other: str, metric: str = "evidence_recall"
-) -> str:
-    rows = summary[summary["category"].astype(str) != "all"]
-    mine = rows[rows["system"] == system].set_index("category")[metric]
-    theirs = rows[rows["system"] == other].set_index("category")[metric]
-    gaps = (mine - theirs).dropna().sort_values()
-    return (
-        ", ".join(f"category {c} {g:+.2f}" for c, g in gaps.head(2).items()) or "none"
-    )
-
-
-def _synthetic_targets(
-    log: RunLog, summary: pd.DataFrame, probes: pd.DataFrame
-) -> list[str]:
-    rows = summary[summary["category"].astype(str) == "all"]
-    kinds = {t.get("kind") for r in log.conversations for t in r.traps}
-    absent = [k for k in TRAP_KINDS if k not in kinds]
-    lines = [
-        "- Every trap kind present: "
-        + ("yes." if not absent else f"NO, missing {', '.join(absent)}.")
-    ]
-    lines += _retrieval_lines(probes, summary, _recipes(log, summary))
-    stale_why = _stale_reasons(log)
-    halluc_why = _hallucination_reasons(log)
-    for system in _recipes(log, summary):
-        stale = _value(rows, system, "stale_answer_rate")
-        halluc = _value(rows, system, "hallucinated_memory_rate")
-        if math.isnan(stale):
-            lines.append(
-                f"- {system}: stale_answer_rate not measured (no update probes)."
-            )
-        elif stale <= 0.02:
-            lines.append(f"- {system}: stale_answer_rate {stale:.3f} <= 0.02: met.")
-        else:
-            lines.append(
-                f"- {system}: stale_answer_rate {stale:.3f} > 0.02: MISSED. Stale "
-                f"contexts by cause: {stale_why.get(system) or 'none recorded'}."
-            )
-        if math.isnan(halluc):
-            lines.append(
-                f"- {system}: hallucinated_memory_rate not measured (nothing stored)."
-            )
-        elif halluc <= 0.05 and not absent:
-            lines.append(
-                f"- {system}: hallucinated_memory_rate {halluc:.3f} <= 0.05: met."
-            )
-        else:
-            verdict = (
-                "MISSED" if halluc > 0.05 else "not established (trap kinds missing)"
-            )
-            lines.append(
-                f"- {system}: hallucinated_memory_rate {halluc:.3f}: {verdict}. "
-                f"Hallucinated rows by reason: {halluc_why.get(system) or 'none'}."
-            )
-    return lines
-
-
-def _counts(counter: Counter[str]) -> str:
-    return ", ".join(f"{reason} {n}" for reason, n in counter.most_common())
-
-
-def _stale_reasons(log: RunLog) -> dict[str, str]:
-    runs = {(r.system, r.conversation): r for r in log.conversations}
-    source = source_of(log.config)
-    found: dict[str, Counter[str]] = {}
-    for probe in log.probes:
-        case = ProbeCase(probe, runs.get((probe.system, probe.conversation)), source)
-        reason = stale_answer.diagnose(case)
-        if reason:
-            found.setdefault(probe.system, Counter())[reason] += 1
-    return {s: _counts(c) for s, c in found.items()}
-
-
-def _hallucination_reasons(log: RunLog) -> dict[str, str]:
-    found: dict[str, Counter[str]] = {}
-    for run in log.conversations:
-        for verdict in hallucination.verdicts(run):
-            for reason in verdict.reasons:
-                found.setdefault(run.system, Counter())[reason] += 1
-    return {s: _counts(c) for s, c in found.items()}
-
-
-def system_lines(systems: list[str]) -> list[str]:
-    """One line per system of the run: its kind and the registry's sentence."""
-    return [f"- `{s}` ({kind_of(s)}): {describe(s)}" for s in systems]
-
-
-def _retrievers() -> str:
-    return ", ".join(f"`{b}`" for b in names("baseline", retrieval=True))
-
-
-def _config_lines(log: RunLog) -> list[str]:
-    c = log.config
-    lines = [
-        f"- dataset: `{c.dataset}` (sha256 `{c.dataset_hash[:16]}...`)",
-        f"- systems: {', '.join(c.systems)}",
-        f"- budget: {c.budget} tokens (every system except `full`)",
-        f"- executor: {c.executor}, workers: {c.workers}; git commit "
-        f"`{c.git_commit}`; started {c.started_at}",
-        f"- memory-lab {c.memory_lab_version}; run log version {log.version}",
-        f"- answer key: corrections `{c.corrections}`"
-        + (" (LoCoMo audit fixes applied)" if c.corrections == "audit" else ""),
-        f"- judge: {c.judge or UNSCORED}",
-        *llm_lines(log),
-    ]
-    if c.recipes and "extractor" in c.memory:
-        # Which runs kept facts at all: `none` is the ablation of them.
-        lines.append(f"- facts read from turns by: `{c.memory['extractor']}`")
-    for name, params in c.recipes.items():
-        lines.append(f"- recipe `{name}`: `{params}`")
-    versions = log.scorers or {}
-    if versions:
-        lines.append(
-            "- scorers: " + ", ".join(f"{k} v{v}" for k, v in sorted(versions.items()))
-        )
-    return lines
-
-
-def llm_lines(log: RunLog) -> list[str]:
-    """The run's models, prompts, requests, cache hits, cost and wall time."""
-    info = log.llm
-    if info is None:
-        return []
-    lines = [f"- brain: `{info.brain}`"]
-    for role, end in (
-        ("brain endpoint", info.brain_endpoint),
-        ("extraction model", info.extract_endpoint),
-        ("answer model", info.answer_endpoint),
-        ("judge model", info.judge_endpoint),
-    ):
-        if end is not None:
-            lines.append(f"- {role}: `{end.model}` at {end.base_url}")
-    if info.prompts:
-        shown = ", ".join(f"{k} `{v}`" for k, v in sorted(info.prompts.items()))
-        lines.append(f"- prompts: {shown}")
-    lines.append(
-        f"- response cache: {info.cache}; max connections {info.max_connections}"
-    )
-    for role, usage in info.usage.items():
-        if not any(usage.values()):
-            continue
-        lines.append(
-            f"- {role}: {usage.get('calls', 0)} requests sent, "
-            f"{usage.get('cache_hits', 0)} served from the cache, "
-            f"{usage.get('prompt_tokens', 0)} prompt and "
-            f"{usage.get('completion_tokens', 0)} completion tokens"
-            + (f", {usage['gave_up']} failed" if usage.get("gave_up") else "")
-        )
-    if info.cost is not None:
-        lines.append(
-            f"- cost: {info.cost:.4f} at {info.price_per_1k_prompt or 0} per 1k "
-            f"prompt and {info.price_per_1k_completion or 0} per 1k completion tokens"
-        )
-    if info.seconds:
-        shown = ", ".join(f"{k} {v:.1f} s" for k, v in info.seconds.items())
-        lines.append(f"- wall time: {shown}")
-    return lines
-
-
-def cache_line(log: RunLog) -> str | None:
-    """One sentence on requests sent and served from the cache, over every role."""
-    if log.llm is None:
-        return None
-    sent = sum(u.get("calls", 0) for u in log.llm.usage.values())
-    hits = sum(u.get("cache_hits", 0) for u in log.llm.usage.values())
-    if not sent and not hits:
-        return None
-    return f"LLM requests: {sent} sent, {hits} served from the cache ({log.llm.cache})"
-
-
 def write_report(
     log: RunLog,
     summary: pd.DataFrame,
@@ -559,14 +253,14 @@ def write_report(
     """
     probes = probe_scores(log) if probes is None else probes
     out_dir.mkdir(parents=True, exist_ok=True)
-    skipped = _plot_frontier(summary, out_dir / "frontier.png")
-    _plot_categories(summary, out_dir / "categories.png")
+    skipped = plot_recall_frontier(_all_rows(summary), out_dir / "frontier.png")
+    plot_categories(summary, out_dir / "categories.png")
     judged = summary.get("judged_accuracy", pd.Series(dtype=float))
     source = source_of(log.config)
     parts = [
         f"# memory-lab eval: {log.config.dataset}",
         "## Run",
-        "\n".join(_config_lines(log)),
+        "\n".join(config_lines(log)),
         "## Systems",
         "\n".join(system_lines(log.config.systems)),
         "## Summary (category `all`)",
@@ -621,7 +315,7 @@ def write_report(
             "at the same budget, and keeps at least 0.85 of `full`'s evidence "
             "recall and 0.75 of its answer recall with at least 15x fewer tokens."
         )
-        parts.append("\n".join(_locomo_targets(log, summary, probes)))
+        parts.append("\n".join(retrieval_targets(log, summary, probes)))
     else:
         parts.append(
             "Targets: the best memory recipe beats the best retrieval over raw "
@@ -629,7 +323,7 @@ def write_report(
             "`stale_answer_rate` at most 2% and `hallucinated_memory_rate` at most "
             "5%, with every trap kind present."
         )
-        parts.append("\n".join(_synthetic_targets(log, summary, probes)))
+        parts.append("\n".join(planted_targets(log, summary, probes)))
     parts += [
         "## Columns",
         "\n".join(f"- `{k}`: {v}" for k, v in GLOSSARY.items()),
@@ -658,7 +352,7 @@ def trigger_section(summary: pd.DataFrame, out_dir: Path) -> list[str]:
     if rows.empty:
         return []
     table = rows[["system", *TRIGGER_TABLE]].dropna(axis=1, how="all")
-    _plot_trigger_costs(rows, out_dir / "trigger-costs.png")
+    plot_trigger_costs(rows, out_dir / "trigger-costs.png")
     return [
         "## What the triggers changed",
         "Per recipe, pooled over conversations (column meanings below).",
@@ -666,56 +360,6 @@ def trigger_section(summary: pd.DataFrame, out_dir: Path) -> list[str]:
         "![evidence recall against what the brain was given to summarise]"
         "(trigger-costs.png)",
     ]
-
-
-def _plot_trigger_costs(rows: pd.DataFrame, path: Path) -> None:
-    """Two frontiers: recall, and summary-only recall, against summarising cost."""
-    fig = Figure(figsize=(13, 4.8))
-    axes = fig.subplots(1, 2)
-    for ax, quality in zip(
-        axes, ("evidence_recall", "summary_only_evidence_recall"), strict=True
-    ):
-        plot_frontier(
-            rows,
-            quality=quality,
-            cost="compress_input_tokens_per_1k_turns",
-            ax=ax,
-        )
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-
-
-def health_lines(log: RunLog) -> list[str]:
-    """One line per system that was skipped or failed, so a blank is not a zero.
-
-    Errors are counted by kind; marked probes were answered from memory a failure
-    left incomplete (they stay in the numbers, flagged in run.json).
-    """
-    lines = []
-    for system in dict.fromkeys(r.system for r in log.conversations):
-        runs = [r for r in log.conversations if r.system == system]
-        statuses = sorted({r.status for r in runs})
-        if statuses == ["ok"]:
-            continue
-        errors: dict[str, int] = {}
-        for run in runs:
-            for kind, n in run.errors.items():
-                errors[kind] = errors.get(kind, 0) + n
-        marked = sum(
-            1 for p in log.probes if p.system == system and p.error is not None
-        )
-        line = f"- `{system}`: {', '.join(statuses)}"
-        if errors:
-            line += "; errors " + ", ".join(f"{k} {n}" for k, n in errors.items())
-        if marked:
-            line += f"; {marked} probes marked"
-        events = [e for r in runs for e in r.events]
-        if events:
-            first = events[0]
-            line += f"; first: {first.get('stage')} at {first.get('at')!r}: "
-            line += first.get("error", "")
-        lines.append(line)
-    return lines
 
 
 PRINTED_COLUMNS = [
