@@ -228,6 +228,15 @@ def _add_main(sub: argparse._SubParsersAction) -> None:
         "commands such as 'remember that ...' store). Runs go to MEMORY_LAB_RUNS "
         "as usual, so point it elsewhere to keep both.",
     )
+    p.add_argument(
+        "--dataset",
+        action="append",
+        default=[],
+        metavar="NAME:ARGUMENT",
+        help="also run a registered data set after the defaults, to "
+        "RUNS/main-NAME-BUDGET/ (repeatable; e.g. "
+        "longmemeval:data/longmemeval_s.json:sample=50,seed=0)",
+    )
     p.set_defaults(func=_run_main)
 
 
@@ -244,6 +253,7 @@ def _run_main(args: argparse.Namespace) -> int:
             extractor=args.extractor,
             plugins=args.plugins,
             vector_cache=args.vector_cache,
+            datasets=args.dataset,
         )
         or 0
     )

@@ -34,6 +34,7 @@ from memlab_evals.main_plan import (
     MAIN_RECIPES,
     MAIN_SYNTHETIC,
     MAIN_SYSTEMS,
+    added_datasets,
 )
 from memlab_evals.main_plan import main_datasets as _main_datasets
 from memlab_evals.reports.publish import publish, score_dir
@@ -276,6 +277,7 @@ def main_job(
     extractor: Extractor = DEFAULT_EXTRACTOR,
     plugins: tuple[str, ...] = (),
     vector_cache: Path | None = None,
+    datasets: tuple[str, ...] | list[str] = (),
 ) -> int:
     """The README's main command: the trigger comparison at 600 and 1,500 tokens.
 
@@ -286,10 +288,13 @@ def main_job(
     against best raw-turn retriever, paired) to RUNS/main-goal.csv and .png. With
     `models`, recipes use its brain; `extractor="rules"` is the ablation of the
     offline brain's fact reading, and `"none"` that of facts altogether. Triggers
-    the `plugins` register run beside A, B and C.
+    the `plugins` register run beside A, B and C. `datasets` are registered data
+    sets run after those (``longmemeval:PATH:sample=50``), each to
+    RUNS/main-<its name>-<budget>/.
     """
     telemetry_off()
-    datasets = main_datasets(locomo)
+    plan = main_datasets(locomo)
+    plan += added_datasets(datasets, plan)
     from memlab_evals.reports.aggregate import probe_scores
     from memlab_evals.reports.goal_table import goal_rows
 
@@ -297,7 +302,7 @@ def main_job(
     goal: list[dict] = []
     seconds: dict[str, float] = {}
     kept_before = _vectors_kept(vector_cache)
-    for label, spec in datasets:
+    for label, spec in plan:
         started = time.perf_counter()
         # Each conversation is ingested into each system once, then assembled
         # at every budget (the memory does not depend on the budget).

@@ -41,3 +41,38 @@ def main_datasets(
     elif locomo_dev.exists():
         datasets.append(("locomo", f"locomo:{locomo_dev}"))
     return datasets
+
+
+def added_datasets(
+    specs: list[str] | tuple[str, ...], taken: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """``main --dataset SPEC`` beside the defaults, each labelled by its data set.
+
+    The label is the registered name the spec starts with (``longmemeval:PATH``
+    runs to RUNS/main-longmemeval-<budget>/), so only registered data sets are
+    taken, a plug-in's included.
+
+    Raises:
+        ValueError: for a spec naming no registered data set, or a label the
+            job already runs (LoCoMo's file is set by MEMORY_LAB_LOCOMO).
+    """
+    from memlab_datasets import registry
+    from memlab_datasets.loading import named_dataset
+
+    labels = [label for label, _ in taken]
+    added: list[tuple[str, str]] = []
+    for spec in specs:
+        name, _ = named_dataset(spec.strip())
+        if name is None:
+            raise ValueError(
+                f"--dataset {spec!r}: name a registered data set, one of "
+                f"{registry.usages()}"
+            )
+        if name in labels:
+            raise ValueError(
+                f"--dataset {spec!r}: the main job already runs {name!r} "
+                "(MEMORY_LAB_LOCOMO sets LoCoMo's file)"
+            )
+        labels.append(name)
+        added.append((name, spec.strip()))
+    return added
