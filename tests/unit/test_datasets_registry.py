@@ -36,7 +36,7 @@ def load_toy(argument, options):
     probe = Probe(id="toy:q", question="What came first?", answer=lines[0],
                   evidence=["t0"], after_turn=turns[-1].id, category=4, kind="recall")
     conv = Conversation(
-        id="toy", tenant="toy", source="synthetic",
+        id="toy", tenant="toy", source="toy",
         speakers={"user": "u", "assistant": "a"},
         sessions=[Session(id="s1", started_at=t0, turn_ids=[t.id for t in turns])],
         turns=turns, probes=[probe],
@@ -161,6 +161,12 @@ def test_eval_plugin_flag_registers_the_data_set_before_loading(
     )
     assert status == 0, capsys.readouterr().err
     assert (out / "summary.csv").exists()
+    from memlab_evals.running.log import RunLog
+
+    log = RunLog.load(out / "run.json")
+    assert log.config.source == "toy"  # the plug-in's own name, not a guess
+    assert log.config.plugins == ["toy_data_plugin"]
+    assert {p.probe_id for p in log.probes} == {"toy:q"}
 
 
 def test_a_plugin_that_cannot_be_imported_is_named(capsys):
