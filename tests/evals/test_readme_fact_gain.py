@@ -1,8 +1,8 @@
-"""The README's paired table of what facts add over turns alone.
+"""The results page's paired table of what facts add over turns alone.
 
 The paired interval is checked on inputs small enough to work out by hand, the
 findings on made-up cells, the block on hand-made result files, and the
-committed README against the committed files.
+committed page against the committed files.
 """
 
 from __future__ import annotations
@@ -229,18 +229,25 @@ def test_runs_over_different_data_cannot_be_paired(tmp_path: Path):
         fact_gain.fact_gain_block(tmp_path)
 
 
-# The committed README ---------------------------------------------------------
+# The committed results page ---------------------------------------------------
 
-BLOCK = re.compile(r"<!-- fact-gain:begin -->\n(.*?)\n<!-- fact-gain:end -->", re.S)
+PAGE = Path("docs/results.md")
+"""Where the block lives; it ends with the line naming its commits."""
+BLOCK = re.compile(
+    r"<!-- fact-gain:begin -->\n(.*?)\n\n<sub>Made at [^\n]*</sub>\n"
+    r"<!-- fact-gain:end -->",
+    re.S,
+)
 
 
-def test_the_readme_block_is_the_committed_files():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_page_block_is_the_committed_files():
+    text = (ROOT / PAGE).read_text(encoding="utf-8")
     assert BLOCK.search(text).group(1) == fact_gain.fact_gain_block(ROOT)
 
 
-def test_a_changed_probe_score_makes_the_readme_stale(tmp_path: Path):
+def test_a_changed_probe_score_makes_the_page_stale(tmp_path: Path):
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
     shutil.copytree(ROOT / "evals" / "results", tmp_path / "evals" / "results")
     shutil.copytree(
         ROOT / "benchmarks" / "results", tmp_path / "benchmarks" / "results"
@@ -258,5 +265,6 @@ def test_a_changed_probe_score_makes_the_readme_stale(tmp_path: Path):
         frame.to_csv(kept, index=False)
     assert tables.main([str(readme), "--check"]) == 1
     assert tables.main([str(readme)]) == 0
-    assert "| synthetic main set | 600 | A |" in readme.read_text()
-    assert "| 0.123 |" in BLOCK.search(readme.read_text()).group(1)
+    page = (tmp_path / PAGE).read_text()
+    assert "| synthetic main set | 600 | A |" in page
+    assert "| 0.123 |" in BLOCK.search(page).group(1)

@@ -1,8 +1,8 @@
-"""The README's generated blocks match the committed result files.
+"""The generated blocks of the README and its docs/ pages match the result files.
 
-Three kinds of check: the committed README is what the committed files render;
+Three kinds of check: the committed pages are what the committed files render;
 each generator renders the values of a small hand-made file; and a value changed
-in a copy of a committed file makes the copied README stale.
+in a copy of a committed file makes the copied pages stale.
 """
 
 from __future__ import annotations
@@ -35,10 +35,32 @@ def test_the_committed_readme_is_the_committed_results():
     assert tables.main([str(ROOT / "README.md"), "--check"]) == 0
 
 
-def test_every_block_in_the_registry_is_in_the_readme():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def pages_text(root: Path) -> str:
+    """The README and every docs/ page under `root`, one after another."""
+    return "\n".join(
+        page.read_text(encoding="utf-8") for page in tables.pages(root / "README.md")
+    )
+
+
+def test_every_block_in_the_registry_is_on_a_page():
+    text = pages_text(ROOT)
     for name in tables.BLOCKS:
         assert f"<!-- {name}:begin -->" in text and f"<!-- {name}:end -->" in text
+
+
+def test_a_stale_docs_page_fails_the_check(tmp_path: Path):
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    for folder in ("evals/results", "benchmarks/results"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
+    page = tmp_path / "docs" / "triggers.md"
+    text = page.read_text(encoding="utf-8")
+    begin = text.index("<!-- triggers:begin -->")
+    edited = text[:begin] + text[begin:].replace("| A |", "| A* |", 1)
+    page.write_text(edited, encoding="utf-8")
+    assert tables.main([str(tmp_path / "README.md"), "--check"]) == 1
+    assert tables.main([str(tmp_path / "README.md")]) == 0
+    assert page.read_text(encoding="utf-8") == text
 
 
 # Hand-made result files -------------------------------------------------------
@@ -569,8 +591,9 @@ def test_the_trigger_table_shows_the_larger_budget_per_dataset(tmp_path: Path):
 
 @pytest.fixture()
 def repo_copy(tmp_path: Path) -> Path:
-    """The README and every committed result file, copied, and fresh as copied."""
+    """The pages and every committed result file, copied, and fresh as copied."""
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
     for folder in ("evals/results", "benchmarks/results"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     assert tables.main([str(tmp_path / "README.md"), "--check"]) == 0
@@ -744,9 +767,9 @@ CHANGES = {
 def test_a_changed_result_file_makes_the_readme_stale(repo_copy: Path, change: str):
     edit, shown = CHANGES[change]
     readme = repo_copy / "README.md"
-    assert shown not in readme.read_text()
+    assert shown not in pages_text(repo_copy)
     edit(repo_copy)
     assert tables.main([str(readme), "--check"]) == 1
     assert tables.main([str(readme)]) == 0
     assert tables.main([str(readme), "--check"]) == 0
-    assert shown in readme.read_text()
+    assert shown in pages_text(repo_copy)

@@ -1,4 +1,4 @@
-"""The library's map and the README's Layout name every subpackage there is.
+"""The library's map and the architecture page's Layout name every subpackage.
 
 Both are how a contributor finds their way; a folder missing from either is a
 part nobody is told about.
@@ -29,9 +29,9 @@ def test_the_library_map_names_every_subpackage() -> None:
     assert not missing, f"memory_lab/__init__.py's map lacks: {missing}"
 
 
-def test_the_readme_layout_names_every_subpackage() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = readme.split("## Layout", 1)[1].split("```")[1]
+def test_the_architecture_layout_names_every_subpackage() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layout = page.split("## Layout", 1)[1].split("```")[1]
     named = set(re.findall(r"\b(\w+)/", layout))
     missing = [name for name in _subpackages() if name not in named]
-    assert not missing, f"README.md's Layout lacks: {missing}"
+    assert not missing, f"docs/architecture.md's Layout lacks: {missing}"

@@ -1,4 +1,4 @@
-"""The README's graph diagrams are the ones the compiled graphs print."""
+"""The architecture page's graph diagrams are the ones the compiled graphs print."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memory_lab.graph import mermaid
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "architecture.md"
 
 
 def _normalise(text: str) -> str:
@@ -16,11 +16,11 @@ def _normalise(text: str) -> str:
 
 def test_readme_diagrams_match_the_compiled_graphs():
     blocks = re.findall(
-        r"```mermaid\n(.*?)```", README.read_text(encoding="utf-8"), re.S
+        r"```mermaid\n(.*?)```", PAGE.read_text(encoding="utf-8"), re.S
     )
-    assert blocks, "README.md has no mermaid block"
+    assert blocks, "docs/architecture.md has no mermaid block"
     for graph in ("turn", "maintenance"):
         assert _normalise(mermaid(graph)) in [_normalise(b) for b in blocks], (
-            f"README.md's {graph} graph is out of date: paste the output of "
+            f"docs/architecture.md's {graph} graph is out of date: paste the output of "
             "`memory-lab graph`"
         )

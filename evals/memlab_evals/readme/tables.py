@@ -1,13 +1,18 @@
-"""README tables written from result files, so no figure in it is typed by hand.
+"""README and docs/ tables written from result files, so no figure is typed by hand.
 
-A block between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in the README is
-replaced by what its generator builds from committed result files; a test fails
-when the README and the files disagree, so a re-run that is not carried into the
-README (or a hand edit of a number) cannot land. Every generator takes the
-repository root and reads only files under it, so a test can hand it a copy.
+A block between ``<!-- NAME:begin -->`` and ``<!-- NAME:end -->`` in the README or
+a page under docs/ is replaced by what its generator builds from committed result
+files; a test fails when a page and the files disagree, so a re-run that is not
+carried into the pages (or a hand edit of a number) cannot land. Every generator
+takes the repository root and reads only files under it, so a test can hand it a
+copy.
 
     python -m memlab_evals.readme.tables README.md          # rewrite the blocks
     python -m memlab_evals.readme.tables README.md --check  # exit 1 if stale
+
+Each block ends with the commit(s) its figures were made at (`stamps`), and
+a rewrite warns when that commit is older than the last change to the code it
+measures.
 
 The generators live beside this registry: `results` (the main job's runs and
 goal), `fact_gain` (what facts add over turns alone, paired by probe),
@@ -36,6 +41,7 @@ from memlab_evals.readme import (
     results,
     scaling,
     speed,
+    stamps,
     tail,
 )
 from memlab_evals.reports.report import markdown_table
@@ -125,27 +131,46 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "peers": peers.peers_block,
     "ingest-scaling": scaling.scaling_block,
     "executors": scaling.executors_block,
+    "result-exceptions": stamps.exceptions_block,
 }
 """Block name in the README -> generator over the repository root."""
 
 
-def render(text: str, root: Path = ROOT) -> str:
-    """`text` with every known block replaced by its generated content."""
+def render(text: str, root: Path = ROOT, warn: str | None = None) -> str:
+    """`text` with every known block replaced by its generated content.
+
+    Each block ends with the commit its figures were made at. With `warn` (the
+    page's name), a block whose commit is older than the last change to the code
+    it measures is reported on stderr, with how many commits behind it is.
+    """
     for name, make in BLOCKS.items():
         pattern = re.compile(
             rf"(<!-- {name}:begin -->\n).*?(<!-- {name}:end -->)", re.DOTALL
         )
         if not pattern.search(text):
             continue
-        body = make(root)
+        body, read = stamps.made_with_reads(make, root)
+        made_at, unstamped = stamps.block_stamps(read, root)
+        body += "\n\n" + stamps.stamp_line(made_at, unstamped)
+        if warn is not None:
+            for line in stamps.staleness_warnings(warn, name, made_at, root):
+                print(f"warning: {line}", file=sys.stderr)
         text = pattern.sub(
             lambda m, body=body: m.group(1) + body + "\n" + m.group(2), text
         )
     return text
 
 
+def pages(readme: Path) -> list[Path]:
+    """The README and the pages under docs/ beside it: where blocks may live."""
+    return [readme, *sorted((readme.resolve().parent / "docs").glob("*.md"))]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Rewrite the README's generated blocks, or with --check report them stale."""
+    """Rewrite the generated blocks of the README and its docs/ pages.
+
+    With --check, report the stale pages instead and exit 1 when there are any.
+    """
     parser = argparse.ArgumentParser(prog="python -m memlab_evals.readme.tables")
     parser.add_argument("readme", type=Path)
     parser.add_argument("--check", action="store_true")
@@ -156,14 +181,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root = args.root or args.readme.resolve().parent
-    text = args.readme.read_text(encoding="utf-8")
-    fresh = render(text, root)
-    if args.check:
-        if fresh != text:
-            print(f"{args.readme}: generated tables are stale; run make readme")
-            return 1
-        return 0
-    args.readme.write_text(fresh, encoding="utf-8")
+    stale = []
+    for page in pages(args.readme):
+        text = page.read_text(encoding="utf-8")
+        shown = page.name if page == args.readme else f"docs/{page.name}"
+        fresh = render(text, root, warn=None if args.check else shown)
+        if args.check:
+            if fresh != text:
+                stale.append(shown)
+        elif fresh != text:
+            page.write_text(fresh, encoding="utf-8")
+    if stale:
+        print(f"generated tables are stale in {', '.join(stale)}; run make readme")
+        return 1
     return 0
 
 
