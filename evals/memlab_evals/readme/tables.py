@@ -133,7 +133,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "executors": scaling.executors_block,
     "result-exceptions": stamps.exceptions_block,
 }
-"""Block name in the README -> generator over the repository root."""
+"""Block name on a page -> generator over the repository root."""
 
 
 def render(text: str, root: Path = ROOT, warn: str | None = None) -> str:
