@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from itertools import islice
+from typing import NamedTuple
 
 import numpy as np
 
@@ -196,13 +197,26 @@ def gathered_line(
     `max_tokens`. None when the groups near the question hold fewer than
     `GatherConfig.min_values` distinct values that fit.
     """
+    offered = offered_rows(held, query, embed, facts_config)
+    return line_of(offered, counter, facts_config, max_tokens)
+
+
+def offered_rows(
+    held: Sequence[Fact], query: str, embed: Embed, facts_config: FactConfig
+) -> list[Fact]:
+    """The rows a line for `query` may list, best first; what no budget changes.
+
+    The groups of `held` nearest the question, each value in force before what
+    it replaced. A context built under several budgets for one question reads
+    these once (`context.gathered`) and fits each budget's line from them.
+    """
     config = facts_config.gather
     rows = sorted(
         pool(held, query, config.max_pool),
         key=lambda f: (f.valid_from, f.created_at, f.id),
     )
     if len(rows) < config.min_values:
-        return None
+        return []
     chains = _chains(rows)
     heads = [head for head, _ in chains]
     vectors = np.asarray(
@@ -218,9 +232,18 @@ def gathered_line(
         key=lambda g: -near[g[0]],
     )
     # The value in force first, then what it replaced, newest first.
-    offered = [m for g in groups for i in g for m in reversed(chains[i][1])]
+    return [m for g in groups for i in g for m in reversed(chains[i][1])]
+
+
+def line_of(
+    offered: list[Fact],
+    counter: TokenCounter,
+    facts_config: FactConfig,
+    max_tokens: int,
+) -> Fact | None:
+    """The line of the `offered` rows that fit `max_tokens`; None if thin."""
     kept = _fit(offered, counter, max_tokens)
-    if len({normalise_value(m.value) for m in kept}) < config.min_values:
+    if len({normalise_value(m.value) for m in kept}) < facts_config.gather.min_values:
         return None
     if len({m.valid_from.date() for m in kept}) < 2:
         return None  # said on one day: the facts' own lines say as much
@@ -268,31 +291,60 @@ def _day(when: datetime) -> str:
     return f"{when.day} {when:%b %Y}"
 
 
+class _Listed(NamedTuple):
+    """One row as a line lists it, worked out once however often it is tried."""
+
+    order: tuple[datetime, datetime, str]
+    norm: str
+    said: str
+    day: str
+
+
+def _listed(fact: Fact, norm: str | None = None) -> _Listed:
+    return _Listed(
+        (fact.valid_from, fact.created_at, fact.id),
+        normalise_value(fact.value) if norm is None else norm,
+        _said(fact),
+        _day(fact.valid_from),
+    )
+
+
 def _items(kept: Sequence[Fact]) -> list[str]:
     """The line's items in time order, a value said again once with each date."""
+    return _listed_items([_listed(f) for f in kept])
+
+
+def _listed_items(kept: Iterable[_Listed]) -> list[str]:
     dates: dict[str, list[str]] = {}
     said: dict[str, str] = {}
-    for fact in sorted(kept, key=lambda f: (f.valid_from, f.created_at, f.id)):
-        norm = normalise_value(fact.value)
-        said.setdefault(norm, _said(fact))
-        dates.setdefault(norm, [])
-        if _day(fact.valid_from) not in dates[norm]:
-            dates[norm].append(_day(fact.valid_from))
+    for item in sorted(kept, key=lambda x: x.order):
+        said.setdefault(item.norm, item.said)
+        days = dates.setdefault(item.norm, [])
+        if item.day not in days:
+            days.append(item.day)
     return [f"{said[n]} ({', '.join(dates[n])})" for n in said]
 
 
 def _fit(offered: list[Fact], counter: TokenCounter, max_tokens: int) -> list[Fact]:
-    """The offered rows, best first, that fit in `max_tokens` once listed."""
+    """The offered rows, best first, that fit in `max_tokens` once listed.
+
+    Each row is worded once (`_listed`): a line is tried with every row offered,
+    and the wording, not the count, was most of what trying cost.
+    """
     kept: list[Fact] = []
+    listed: list[_Listed] = []
     ids: set[str] = set()
     misses = 0
     for fact in offered:
         if misses >= MAX_MISSES:
             break
-        if not normalise_value(fact.value) or fact.id in ids:
+        norm = normalise_value(fact.value)
+        if not norm or fact.id in ids:
             continue
-        if counter.count("; ".join(_items([*kept, fact]))) <= max_tokens:
+        item = _listed(fact, norm)
+        if counter.count("; ".join(_listed_items([*listed, item]))) <= max_tokens:
             kept.append(fact)
+            listed.append(item)
             ids.add(fact.id)
             misses = 0
         else:
