@@ -113,3 +113,23 @@ def test_fact_recall_reads_planted_facts_whatever_the_source():
         update={"gold_facts": [{**planted.gold_facts[0], "category": "observation"}]}
     )
     assert math.isnan(fact_recall.score(ProbeCase(held, observed, "locomo")))
+
+
+def test_a_longmemeval_abs_question_is_scored_on_the_reply_that_declines():
+    from memlab_evals.running.llm_records import ModelAnswer
+    from memlab_evals.scorers import answer_overlap
+
+    # Category 7 (single-session-user) with the abstention kind, as the loader
+    # makes an id ending in _abs: not LoCoMo's category 5.
+    def asked(reply: str) -> ProbeCase:
+        record = probe_record(
+            kind="abstention",
+            category=7,
+            answer="not known",
+            model_answer=ModelAnswer(status="ok", text=reply),
+        )
+        return ProbeCase(record, None, "longmemeval")
+
+    assert answer_overlap.score_abstention(asked("You never mentioned a cat.")) == 1.0
+    assert answer_overlap.score_abstention(asked("Your cat is a Siamese.")) == 0.0
+    assert math.isnan(answer_overlap.score_f1(asked("not known")))

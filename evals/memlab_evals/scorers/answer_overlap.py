@@ -26,17 +26,23 @@ from memlab_evals.scorers.base import ProbeCase
 F1 = "answer_f1"
 BLEU1 = "answer_bleu1"
 ABSTENTION = "answer_abstention_accuracy"
-VERSION = "1"
+VERSION = "2"
 
 _DROP = frozenset({"a", "an", "the", "and"})
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
-# Phrases that decline to answer: the prompt's own, LoCoMo's two, and the common
-# paraphrases a small model writes instead.
+# Phrases that decline to answer: the prompt's own, LoCoMo's two, LongMemEval's
+# (its gold answers to _abs questions say what was never mentioned, and that the
+# information is not enough), and the common paraphrases a small model writes.
 _DECLINES = (
     "not known",
     "unknown",
     "no information available",
     "not mentioned",
+    "never mentioned",
+    "did not mention",
+    "didnt mention",
+    "not enough information",
+    "information provided is not enough",
     "dont know",
     "do not know",
     "not stated",
