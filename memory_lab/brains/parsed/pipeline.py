@@ -12,9 +12,11 @@ import importlib
 import importlib.util
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from memory_lab.brains.parsed.parse_cache import KEPT
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError
 
 if TYPE_CHECKING:
@@ -33,9 +35,9 @@ MAX_PARSE_CHARS = 20_000
 PARSED_KEPT = 2048
 """Parsed documents kept in the process, most recently used first."""
 
-_LOCK = threading.Lock()
+_LOCK = named_lock("parser.parse")  # guards the parser and `_PARSED`
 _PARSED: OrderedDict[str, Doc] = OrderedDict()
-_LOAD_LOCK = threading.Lock()
+_LOAD_LOCK = named_lock("parser.load")  # guards `_LOADED`
 _LOADED: list[Language] = []
 
 
@@ -154,10 +156,16 @@ def parse_many(texts: Iterable[str]) -> list[Doc]:
         missing = [t for t in dict.fromkeys(clipped) if t not in _PARSED]
         if missing:
             bases = _verb_bases()
-            for text, doc in zip(
-                missing, nlp.pipe(missing, batch_size=64), strict=True
-            ):
-                _mend_irregular_verbs(doc, bases)
+
+            def fresh(batch: Sequence[str]) -> list[Doc]:
+                made = list(nlp.pipe(batch, batch_size=64))
+                for doc in made:
+                    _mend_irregular_verbs(doc, bases)
+                return made
+
+            # Read from the run's parse file when it keeps one (`parse_cache`).
+            kept = KEPT.parse(nlp, missing, fresh, _mend_irregular_verbs)
+            for text, doc in zip(missing, kept, strict=True):
                 _PARSED[text] = doc
         docs = []
         for text in clipped:
