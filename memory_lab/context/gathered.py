@@ -9,19 +9,21 @@ is kept per `FactMemory`, and goes with it.
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Sequence
 from datetime import datetime
+from typing import NamedTuple
 
-from memory_lab.config import MemoryConfig
+from memory_lab.concurrency.lock_order import named_lock
+from memory_lab.config import FactConfig, MemoryConfig
 from memory_lab.context.tense import asks_about_past
 from memory_lab.embeddings import Embedder
 from memory_lab.facts.gathering import (
     History,
-    gathered_line,
     has_ended,
+    line_of,
     named_subjects,
+    offered_rows,
 )
 from memory_lab.facts.memory import FactMemory
 from memory_lab.tokens import TokenCounter
@@ -33,14 +35,64 @@ MIN_LINE_TOKENS = 10
 MAX_SUBJECTS = 64
 """Subjects whose rows one fact memory keeps read; the least recently asked go."""
 
+MAX_QUESTIONS = 64
+"""Questions whose offered rows one fact memory keeps; the first kept go first."""
+
+
+class _Offered(NamedTuple):
+    """The rows a question's line may list, and what they were worked out from."""
+
+    history: History
+    config: FactConfig
+    embedder: Embedder
+    rows: list[Fact]
+
 
 class _SubjectRows:
-    """Each asked subject's rows, with the tenant's revision they were read at."""
+    """Each asked subject's rows, with the tenant's revision they were read at.
+
+    And, for the last questions asked, the rows each line may list: a context
+    is often built under several budgets for one question (an eval's budgets,
+    a summary-only context beside the full one), and only the line's length
+    depends on the budget.
+    """
 
     def __init__(self) -> None:
-        # Guards `rows`: contexts are built on several threads at once.
-        self.lock = threading.Lock()
+        # Guards `rows` and `offered`: contexts are built on several threads.
+        self.lock = named_lock("gathered.subjects")
         self.rows: dict[tuple[str, str], tuple[int, History]] = {}
+        self.offered: dict[tuple, _Offered] = {}
+
+    def offered_rows(
+        self,
+        history: History,
+        held: list[Fact],
+        key: tuple,
+        query: str,
+        embedder: Embedder,
+        config: FactConfig,
+    ) -> list[Fact]:
+        """`gathering.offered_rows`, worked out once per history, question and time.
+
+        `key` names the question, the instant and the tense the rows were held
+        for; the history read (one per revision of the tenant's facts), the
+        config and the embedder are checked to be the ones it was made with.
+        """
+        with self.lock:
+            kept = self.offered.get(key)
+        if (
+            kept is not None
+            and kept.history is history
+            and kept.embedder is embedder
+            and (kept.config is config or kept.config == config)
+        ):
+            return kept.rows
+        rows = offered_rows(held, query, embedder.embed, config)
+        with self.lock:
+            self.offered[key] = _Offered(history, config, embedder, rows)
+            while len(self.offered) > MAX_QUESTIONS:
+                del self.offered[next(iter(self.offered))]
+        return rows
 
     def read(self, facts: FactMemory, tenant: str, subject: str) -> History:
         revision = facts.store.revision(tenant)
@@ -61,7 +113,7 @@ class _SubjectRows:
 _READS: weakref.WeakKeyDictionary[FactMemory, _SubjectRows] = (
     weakref.WeakKeyDictionary()
 )
-_READS_LOCK = threading.Lock()  # guards `_READS`
+_READS_LOCK = named_lock("gathered.reads")  # guards `_READS`
 
 
 def _reads(facts: FactMemory) -> _SubjectRows:
@@ -95,16 +147,19 @@ def gathered_for(
     subjects = named_subjects(query, ["user", *(f.subject for f in about)])
     lines: list[Fact] = []
     past: bool | None = None
+    reads = _reads(facts)
     for subject in subjects:
-        history = _reads(facts).read(facts, tenant, subject)
+        history = reads.read(facts, tenant, subject)
         held = history.held(now, config.facts, past=True)
+        held_past = True
         if has_ended(held, now):
             past = asks_about_past(query) if past is None else past
             if not past:
                 held = history.held(now, config.facts, past=False)
-        line = gathered_line(
-            held, query, embedder.embed, counter, config.facts, max_tokens
-        )
+                held_past = False
+        key = (tenant, subject, query, now, held_past)
+        offered = reads.offered_rows(history, held, key, query, embedder, config.facts)
+        line = line_of(offered, counter, config.facts, max_tokens)
         if line is not None:
             lines.append(line)
     return lines
