@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
+
+from memory_lab.concurrency.lock_order import named_lock
 
 
 class Clock(Protocol):
@@ -30,7 +31,7 @@ class ManualClock:
         if start.tzinfo is None:
             raise ValueError("ManualClock needs a timezone-aware start time")
         self._now = start
-        self._lock = threading.Lock()
+        self._lock = named_lock("clock")  # guards `_now`
 
     def now(self) -> datetime:
         """The clock's current time."""

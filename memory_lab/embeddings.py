@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import logging
 import sqlite3
-import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.vector_cache import DEFAULT_MODEL, VectorFile, text_key
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class MiniLMEmbedder:
             str(model), sess_options=options, providers=["CPUExecutionProvider"]
         )
         self._inputs = {i.name for i in self._session.get_inputs()}
-        self._lock = threading.Lock()
+        self._lock = named_lock("embedder.model")  # guards the model session
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors for `texts`, each text run through the model alone.
@@ -133,7 +133,7 @@ class CachingEmbedder:
         self.computed = 0
         """Texts the model embedded (not found kept): what a test or bench counts."""
         self._memory: OrderedDict[bytes, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = named_lock("embedder.cache")  # guards `_memory` and the counts
 
     @property
     def name(self) -> str:

@@ -10,13 +10,13 @@ dead slots outnumber live ones). `Ranking` is a read-only view of one state.
 from __future__ import annotations
 
 import json
-import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.stores.sql_items import Applied, ItemRow, Namespace
 
 
@@ -251,7 +251,7 @@ class ItemCache:
         self.size = size
         # Guards `tenants` and each TenantItems in it. Taken last: never held
         # while a database transaction is opened or an embedder runs.
-        self.lock = threading.Lock()
+        self.lock = named_lock("items.cache")
         self.tenants: OrderedDict[str, TenantItems] = OrderedDict()
 
     def revision(self, tenant: str) -> int | None:

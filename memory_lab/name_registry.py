@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
+
+from memory_lab.concurrency.lock_order import named_lock
 
 Entry = TypeVar("Entry")
 
@@ -55,7 +56,10 @@ class NameRegistry(Generic[Entry]):
         self._source = source
         self._key = key
         self._builtins = builtins
-        self._lock = lock if lock is not None else threading.RLock()
+        # Guards `_entries` and discovery.
+        self._lock = (
+            lock if lock is not None else named_lock("plugins.registry", reentrant=True)
+        )
         self._entries: dict[str, Entry] = {}
         self._discovered = builtins is None and entry_point_group is None
 

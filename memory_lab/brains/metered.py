@@ -9,11 +9,11 @@ it for every brain: tokens of the turns and texts each call was given to read
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from typing import Any
 
 from memory_lab.brains.base import Brain, BrainResult, ToolResponder
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.tokens import TokenCounter
 from memory_lab.types import ContextBundle, EpisodeDraft, Fact, FactCandidate, Message
 
@@ -29,7 +29,7 @@ class MeteredBrain:
     def __init__(self, brain: Brain, counter: TokenCounter) -> None:
         self.inner = brain
         self._counter = counter
-        self._lock = threading.Lock()
+        self._lock = named_lock("brain.meter")  # guards the token and call counts
         self._tokens = dict.fromkeys(METERED_KINDS, 0)
         self._calls = dict.fromkeys(METERED_KINDS, 0)
 

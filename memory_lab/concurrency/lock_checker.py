@@ -118,9 +118,10 @@ class LockOrderChecker:
     def _check(self, lock: CheckedLock) -> _Stack:
         """The caller's stack; raises when `lock` comes too late for what it holds."""
         asked_stack = _stack_here(2)
-        for entry in self._stack():
-            if entry.lock is lock and lock.reentrant:
-                continue
+        held = self._stack()
+        if lock.reentrant and any(entry.lock is lock for entry in held):
+            return asked_stack  # re-entering never waits, whatever is held since
+        for entry in held:
             if entry.lock.rank >= lock.rank:
                 violation = Violation(
                     held=entry.lock.name,

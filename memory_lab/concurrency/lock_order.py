@@ -1,9 +1,10 @@
 """Every lock in the library: its name, what it guards, and the one order to take them.
 
 A thread may take a lock only while every lock it already holds comes earlier
-in `LOCK_ORDER` (re-entering a re-entrant lock it holds is fine). Outer
-coordination comes first, then the database, then the caches and indexes read
-inside a transaction, then the leaves that call nothing while held.
+in `LOCK_ORDER` (re-entering a re-entrant lock it holds is fine, whatever it
+took since). Outer coordination comes first, then the database, then the
+caches and indexes read inside a transaction, then the leaves that call nothing
+of ours while held.
 
 Each lock is made by `named_lock(name)`. In production that is a plain
 `threading.Lock` or `RLock`: the order costs nothing. With the environment
@@ -23,9 +24,6 @@ from typing import Any
 from memory_lab.concurrency.lock_checker import LockOrderChecker
 
 LOCK_ORDER: tuple[str, ...] = (
-    # The trigger registry's names; held while built-in and entry-point trigger
-    # modules are imported and register themselves.
-    "triggers.registry",
     # MemoryEngine: one graph step, context assembly, search or purge at a time.
     "engine.step",
     # PeriodSummaries: one pass over the finished days and weeks per memory.
@@ -54,6 +52,12 @@ LOCK_ORDER: tuple[str, ...] = (
     "memory.events",
     "memory.episodes",
     "memory.sessions",
+    # The data set and system registries' tables (each its own), held while
+    # their plug-in modules are imported and register (a trigger, perhaps).
+    "plugins.registry",
+    # The trigger registry's table: looked up inside a step, and held while the
+    # built-in and entry-point trigger modules are imported and register.
+    "triggers.registry",
     # LiveSources: the registered live sources and their last values.
     "live.sources",
     # OpenAICompatBrain: its counters and what it last reported.

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import make_event
 from memory_lab.text import escape_data, truncate_to_tokens
@@ -136,7 +137,8 @@ class LiveSources:
 
     _sources: dict[str, LiveSource] = field(default_factory=dict)
     _running: dict[tuple[str, str], Future] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    # Guards the sources and the fetches running.
+    _lock: Any = field(default_factory=lambda: named_lock("live.sources"))
 
     def register(
         self,

@@ -8,10 +8,10 @@ beside the summaries.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.episodes.bm25 import Bm25Index, Bm25View
 from memory_lab.restatement import memory_view
 from memory_lab.stores.base import EpisodeStore, TranscriptStore
@@ -68,7 +68,8 @@ class ExcerptIndex:
         """Per tenant, each indexed turn's seq by its id."""
         self._revision: dict[str, int] = {}
         """Per tenant, the episode store's revision the index holds."""
-        self._lock = threading.Lock()
+        # Guards each tenant's index and revision; the stores are read under it.
+        self._lock = named_lock("excerpts.index")
 
     def _load(
         self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str

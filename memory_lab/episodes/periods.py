@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.clock import Clock
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.episodes.compression import from_draft, summarize_turns, turn_span
 from memory_lab.events import events_from_notes, make_event
 from memory_lab.stores.base import EpisodeStore, EventLog, TranscriptStore
@@ -177,7 +177,7 @@ class PeriodSummaries:
         self._clock = clock
         self._events = events
         self._checked: dict[tuple[str, str], date] = {}
-        self._lock = threading.Lock()
+        self._lock = named_lock("periods.update")  # one summary pass at a time
 
     def update(
         self, tenant: str, thread: str, *, now: datetime | None = None

@@ -16,13 +16,13 @@ whichever line holds its answer, a turn or the fact read from one.
 
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import overload
 
 import numpy as np
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
@@ -190,7 +190,8 @@ class TurnIndex(ExcerptIndex):
         self._pool: dict[str, tuple[tuple[str, ...], Bm25View | None]] = {}
         self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._seqs: dict[str, np.ndarray] = {}
-        self._vec_lock = threading.Lock()
+        # Guards the vectors, pools and seqs above.
+        self._vec_lock = named_lock("excerpts.vectors")
 
     def _forget(self, tenant: str) -> None:
         """Forget the tenant's index and its vectors (see `ExcerptIndex.drop`)."""

@@ -15,6 +15,7 @@ import time
 from collections import defaultdict, deque
 from collections.abc import Callable
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.jobs.ledger import Job, JobLedger
 from memory_lab.types import MemoryEvent
 
@@ -47,7 +48,8 @@ class MemoryWorker:
         self._on_error = on_error
         self._after_drain = after_drain
         self._poll_s = poll_s
-        self._cond = threading.Condition()
+        # Guards what was asked and served, `_busy` and `_stopping`.
+        self._cond = threading.Condition(named_lock("worker.queue", reentrant=True))
         self._asked = 1  # start by draining what a previous process left
         self._served = 0
         self._busy = False

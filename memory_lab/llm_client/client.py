@@ -11,12 +11,12 @@ so that every attempt is counted here.
 from __future__ import annotations
 
 import asyncio
-import threading
 import weakref
 from typing import Any, TypedDict, Unpack
 
 import openai
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError
 from memory_lab.llm_client.completion import Completion, LLMUsage, ToolCall
 from memory_lab.llm_client.response_cache import ResponseCache, request_key
@@ -159,7 +159,7 @@ class ChatClient:
         self._per_loop: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, tuple[openai.AsyncOpenAI, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
-        self._loop_lock = threading.Lock()
+        self._loop_lock = named_lock("llm.loop")  # guards `_per_loop`
 
     def __repr__(self) -> str:
         return (

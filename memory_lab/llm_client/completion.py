@@ -7,9 +7,10 @@ fresh from an endpoint look alike, and eval logs can store usage as plain number
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
 from typing import Any
+
+from memory_lab.concurrency.lock_order import named_lock
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ class LLMUsage:
     )
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = named_lock("llm.usage")  # guards the counts
         self._counts = dict.fromkeys(self.FIELDS, 0)
 
     def add(self, **deltas: int) -> None:

@@ -19,7 +19,6 @@ the server, and every client sees every other client's writes at once.
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -31,6 +30,7 @@ import chromadb.errors
 from chromadb.config import Settings
 from filelock import FileLock
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import require_tenant
 from memory_lab.stores.locations import chroma_server
@@ -97,7 +97,7 @@ class ChromaEpisodeStore:
         self._ef_search = ef_search
         self._overfetch = overfetch
         # Guards the client and collection, which `reopen` replaces.
-        self._lock = threading.Lock()
+        self._lock = named_lock("episodes.chroma")
         self._collections: dict[str, Any] = {}
         self._open()
 

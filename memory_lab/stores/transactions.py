@@ -12,17 +12,19 @@ and ends and in the connection they hand out; those are the hooks below.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from memory_lab.concurrency.lock_order import named_lock
 
 
 class JoinedTransactions:
     """`read()` and `write()` over one connection guarded by a lock in the process."""
 
     def _start_transactions(self) -> None:
-        self._lock = threading.RLock()
+        # Guards the connection and the depth of its open transaction.
+        self._lock = named_lock("database", reentrant=True)
         self._depth = 0  # open transactions on this connection (nested ones join)
         self._writing = False
 

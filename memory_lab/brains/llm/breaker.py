@@ -14,11 +14,12 @@ the memory's clock through months of conversation in seconds.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
+
+from memory_lab.concurrency.lock_order import named_lock
 
 BreakerState = Literal["closed", "open", "half_open"]
 
@@ -58,7 +59,7 @@ class CircuitBreaker:
         self.failures_to_open = failures_to_open
         self.cooldown_s = cooldown_s
         self._now = monotonic
-        self._lock = threading.Lock()
+        self._lock = named_lock("llm.breaker")  # guards failures and opening
         self._failures = 0
         self._opened_at: float | None = None
         self._trial_in_flight = False

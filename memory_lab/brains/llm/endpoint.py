@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -26,6 +25,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from memory_lab.brains.llm.breaker import CircuitBreaker
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.llm_client.client import (
     ChatClient,
     Completion,
@@ -89,7 +89,7 @@ class ModelEndpoint:
         self._mode: StructuredOutput | None = (
             None if structured_output == "auto" else check_mode(structured_output)
         )
-        self._lock = threading.Lock()
+        self._lock = named_lock("llm.endpoint")  # guards the mode and the counts
         self._unusable = 0
         self._in_flight = 0
         self._last_error: str | None = None
