@@ -12,7 +12,6 @@ the worker, for callers that need the work done (evals, tests, replays).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import timedelta
@@ -24,6 +23,7 @@ from memory_lab.brains.metered import MeteredBrain
 from memory_lab.chats import ChatCatalog
 from memory_lab.chats.catalog import TRASH_DAYS
 from memory_lab.clock import Clock, ManualClock, SystemClock
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.config import BudgetConfig, MemoryConfig
 from memory_lab.context.build import build_context
 from memory_lab.context.live import LiveSources, read_live
@@ -162,7 +162,8 @@ class MemoryEngine:
         self.metered_periods = MeteredBrain(self.brain, self.counter)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.trash_keep = trash_keep
-        self._lock = threading.RLock()
+        # Guards the graph's runs: one step, context, search or purge at a time.
+        self._lock = named_lock("engine.step", reentrant=True)
         self.stores = stores or StoreSpec()
         held_in_process = self.data_dir is None and not self.stores.remote
         self._held_in_process = held_in_process
@@ -263,7 +264,7 @@ class MemoryEngine:
         self.graph = builder().compile()
         self.maintenance = maintenance_builder().compile()
         self._unwarmed: set[tuple[str, str]] = set()
-        self._unwarmed_lock = threading.Lock()
+        self._unwarmed_lock = named_lock("engine.unwarmed")  # guards `_unwarmed`
         self.worker = MemoryWorker(
             self.jobs,
             self._run_job,

@@ -7,12 +7,12 @@ returns a MemoryEvent that a UI can show and, where it makes sense, undo.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import datetime
 
 from memory_lab.clock import Clock
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.config import FactConfig
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError, require_tenant
@@ -84,7 +84,8 @@ class FactMemory:
         self.events = events
         self.clock = clock
         self.config = config
-        self._lock = threading.RLock()
+        # Guards reconciliation and the read caches below.
+        self._lock = named_lock("facts.rows", reentrant=True)
         self._active_cache: dict[str, list[Fact]] = {}
         self._all_cache: dict[str, list[Fact]] = {}
         self._views: dict[str, ActiveView] = {}

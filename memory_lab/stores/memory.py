@@ -8,7 +8,6 @@ approximate index.
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
@@ -17,6 +16,7 @@ from typing import Unpack
 
 import numpy as np
 
+from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import require_tenant
 from memory_lab.stores.base import (
@@ -37,7 +37,7 @@ class InMemoryTranscriptStore:
         """Start empty."""
         self._rows: dict[str, list[tuple[str, Message]]] = defaultdict(list)
         self._by_id: dict[str, dict[str, Message]] = defaultdict(dict)
-        self._lock = threading.Lock()
+        self._lock = named_lock("memory.transcript")  # guards the two dicts above
 
     def append(
         self, tenant: str, thread: str, messages: Sequence[Message]
@@ -92,7 +92,7 @@ class InMemoryFactStore:
         """Start empty."""
         self._rows: dict[str, dict[str, Fact]] = defaultdict(dict)
         self._revisions: dict[str, int] = defaultdict(int)
-        self._lock = threading.Lock()
+        self._lock = named_lock("memory.facts")  # guards the rows and revisions
 
     def revision(self, tenant: str) -> int:
         """How many changes the tenant's rows have had."""
@@ -154,7 +154,7 @@ class InMemoryFactLinkStore:
     def __init__(self) -> None:
         """Start empty."""
         self._rows: dict[str, dict[str, FactLink]] = defaultdict(dict)
-        self._lock = threading.Lock()
+        self._lock = named_lock("memory.fact_links")  # guards `_rows`
 
     def insert(self, tenant: str, link: FactLink) -> None:
         """Store a new link; raises ValueError for an id the tenant holds."""
@@ -196,7 +196,7 @@ class InMemoryEventLog:
         """Start empty."""
         self._events: dict[str, list[MemoryEvent]] = defaultdict(list)
         self._ids: dict[str, set[str]] = defaultdict(set)
-        self._lock = threading.Lock()
+        self._lock = named_lock("memory.events")  # guards the events and their ids
 
     def append(self, tenant: str, events: Sequence[MemoryEvent]) -> None:
         """Store events in order; an id the tenant already logged is skipped."""
@@ -233,7 +233,8 @@ class InMemoryEpisodeStore:
         self._episodes: dict[str, dict[str, Episode]] = defaultdict(dict)
         self._vectors: dict[str, dict[str, np.ndarray]] = defaultdict(dict)
         self._stacked: dict[str, tuple[list[Episode], np.ndarray]] = {}
-        self._lock = threading.Lock()
+        # Guards the episodes, their vectors and the stacked copies.
+        self._lock = named_lock("memory.episodes")
 
     def add(self, tenant: str, episodes: Sequence[Episode]) -> None:
         """Store episodes; an id already stored for the tenant is left as it was."""
