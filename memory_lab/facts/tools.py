@@ -5,12 +5,14 @@ it); `update`, `forget`, `confirm`, `list` and `recall` complete the set, and
 `link`, `unlink` and `links` join facts ("relates_to", "caused_by") and read the
 links of one. Every write returns the MemoryEvent as a dict so a UI can show it
 and offer Undo. `offered_tools` is how the engine hands them to a replying
-model (agentic memory).
+model (agentic memory): it gives them `ToolParts` (the facts, clock, settings
+and its read side), never itself, so the tools hold nothing above them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from langchain_core.tools import BaseTool, StructuredTool
@@ -35,6 +37,18 @@ class ToolHost(Protocol):
     def assemble(self, tenant: str, query: str) -> ContextBundle:
         """The context for `query`."""
         ...
+
+
+@dataclass(frozen=True)
+class ToolParts:
+    """A `ToolHost` made of parts: what an engine gives its replying model."""
+
+    facts: FactMemory
+    clock: Clock
+    config: MemoryConfig
+    brain: Brain
+    assemble: Callable[[str, str], ContextBundle]
+    """The context for a tenant's query (the engine's read side)."""
 
 
 def memory_tools(

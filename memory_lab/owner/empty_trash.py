@@ -31,7 +31,7 @@ from memory_lab.errors import MemoryLabError
 from memory_lab.owner.trash_bin import due_items
 
 if TYPE_CHECKING:
-    from memory_lab.graph.deps import Deps
+    from memory_lab.owner.open_stores import OpenStores
     from memory_lab.owner.selection import Selection
 
 DATABASE = "memory.sqlite3"
@@ -165,7 +165,11 @@ def empty_trash(
 
 
 def empty_held_trash(
-    deps: Deps, local_files: Path | None, tenant: str, now: datetime, keep: timedelta
+    deps: OpenStores,
+    local_files: Path | None,
+    tenant: str,
+    now: datetime,
+    keep: timedelta,
 ) -> int:
     """Purge the tenant's trash past its window from the engine's own stores.
 

@@ -12,10 +12,13 @@ reads anything, as after a killed purge. A store without files of the engine's
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memory_lab.errors import MemoryLabError
 from memory_lab.jobs import phases
 from memory_lab.owner.plan import PurgePlan, make_plan
 from memory_lab.owner.selection import PurgeRequestError, Selection
@@ -23,7 +26,8 @@ from memory_lab.owner.tiers import TIER_RUNS, TIERS, phrase_matcher
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
 
 if TYPE_CHECKING:
-    from memory_lab.graph.deps import Deps
+    from memory_lab.memory_parts import MemoryParts
+    from memory_lab.owner.open_stores import OpenStores
 
 IN_PROCESS_TIERS = tuple(t for t in TIERS if t != "disk")
 """The tiers a process holding the stores may run; `disk` waits for a new one.
@@ -37,7 +41,7 @@ class HeldStores:
     nothing; the `disk` tier is never run through this.
     """
 
-    def __init__(self, deps: Deps, data_dir: Path | None) -> None:
+    def __init__(self, deps: OpenStores, data_dir: Path | None) -> None:
         self.deps = deps
         self.data_dir = data_dir
         self.db = deps.jobs.db
@@ -58,7 +62,7 @@ class HeldStores:
 
 
 def purge_held(
-    deps: Deps,
+    deps: OpenStores,
     local_files: Path | None,
     tenant: str,
     selection: dict[str, Any],
@@ -91,7 +95,7 @@ def purge_held(
     return log.get(stone_id)
 
 
-def check_held(deps: Deps, tenant: str, selection: Selection) -> None:
+def check_held(deps: OpenStores, tenant: str, selection: Selection) -> None:
     """Refuse a purge that selects nothing the engine's stores hold.
 
     The same rules as `selection.check_request` (which reads a folder's file),
@@ -139,7 +143,7 @@ def check_held(deps: Deps, tenant: str, selection: Selection) -> None:
 
 
 def purge_selection(
-    deps: Deps,
+    deps: OpenStores,
     local_files: Path | None,
     tenant: str,
     selection: Selection,
@@ -169,7 +173,45 @@ def purge_selection(
     )
 
 
-def finish_held(deps: Deps, local_files: Path | None, at: datetime) -> list[Tombstone]:
+def purge_open(
+    deps: OpenStores,
+    parts: MemoryParts,
+    tenant: str,
+    selection: Selection | None,
+    *,
+    requested_by: str,
+    at: datetime,
+    settle: Callable[[], object],
+    step_lock: AbstractContextManager,
+) -> Tombstone:
+    """Purge what `selection` names (all of the tenant when None), held open.
+
+    `settle` finishes the memory's owed work first, so none of it writes
+    afterwards; the tiers run under the memory's step lock.
+
+    Raises:
+        PurgeRequestError: when the selection names nothing held.
+        MemoryLabError: for memory held in this process only.
+    """
+    if parts.in_process:
+        raise MemoryLabError(
+            "this memory is held in this process only: close the engine to drop it"
+        )
+    settle()
+    with step_lock:
+        return purge_selection(
+            deps,
+            parts.local_files,
+            tenant,
+            selection or Selection(),
+            requested_by=requested_by,
+            at=at,
+        )
+
+
+def finish_held(
+    deps: OpenStores, local_files: Path | None, at: datetime
+) -> list[Tombstone]:
     """Finish the purges a killed process left running on these stores.
 
     Each runs the tiers its tombstone does not record as done; `disk` is left to

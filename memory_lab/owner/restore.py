@@ -188,15 +188,11 @@ def _write_index(holdings: Holdings, export: TenantExport) -> None:
 
 
 def _drop_index(holdings: Holdings, tenant: str) -> str:
-    """Take back the tenant's Chroma records; says what could not be."""
-    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
-
+    """Take back the tenant's index records; says what could not be."""
     for store in (holdings.episodes, holdings.periods):
         if store is None:
             continue
         try:
-            # An import's holdings come from `open_holdings`: Chroma collections.
-            assert isinstance(store, ChromaEpisodeStore)
             store.drop(tenant)
         except Exception as exc:  # noqa: BLE001 - the import's own error comes first
             return f" but Chroma may keep some of its episodes ({exc!r})"

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError
+from memory_lab.owner.empty_trash import empty_trash_apart
 from memory_lab.owner.purge import DATABASE, NameOnly, any_running, finish_purges
 
 
@@ -51,6 +53,19 @@ def finish_purges_apart(data_dir: str | Path, embedder: Embedder) -> None:
         raise PurgeResumeError(
             f"{folder}: a purge left running could not be finished: {lines[-1]}"
         )
+
+
+def settle_folder(
+    data_dir: Path, embedder: Embedder, now: datetime, trash_keep: timedelta
+) -> None:
+    """What an engine does to a data folder before it reads any store.
+
+    A purge a killed process left half done is finished, then the chats and
+    items past their restore window are purged, each in a child process.
+    """
+    data_dir.mkdir(parents=True, exist_ok=True)
+    finish_purges_apart(data_dir, embedder)
+    empty_trash_apart(data_dir, embedder, now, trash_keep)
 
 
 def main(argv: list[str]) -> int:

@@ -42,13 +42,13 @@ from memory_lab.owner.plan import PurgePlan
 from memory_lab.types import MemoryEvent
 
 if TYPE_CHECKING:
-    from memory_lab.graph.deps import Deps
     from memory_lab.jobs.ledger import Job
+    from memory_lab.owner.open_stores import OpenStores
 
 REQUESTED_BY = "retention policy"
 
 
-def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
+def due_plan(deps: OpenStores, tenant: str, now: datetime) -> PurgePlan:
     """What the policy says is past its age for `tenant` at `now` (ids only)."""
     policy = deps.config.retention
     ledger, transcript = deps.jobs, deps.transcript
@@ -97,7 +97,7 @@ def due_plan(deps: Deps, tenant: str, now: datetime) -> PurgePlan:
 
 
 def apply_retention(
-    deps: Deps, job: Job, data_dir: Path | None, trash_keep: timedelta
+    deps: OpenStores, job: Job, data_dir: Path | None, trash_keep: timedelta
 ) -> list[MemoryEvent]:
     """Remove what is past its age for the job's tenant; the run-log events.
 
@@ -158,7 +158,7 @@ def apply_retention(
     return [event]
 
 
-def _expire_events(deps: Deps, tenant: str, now: datetime) -> int:
+def _expire_events(deps: OpenStores, tenant: str, now: datetime) -> int:
     days = deps.config.retention.events_days
     if not days:
         return 0
@@ -168,7 +168,7 @@ def _expire_events(deps: Deps, tenant: str, now: datetime) -> int:
         return erase.delete_rows(conn, "events", tenant, old)
 
 
-def _expire_cache(deps: Deps, now: datetime) -> int:
+def _expire_cache(deps: OpenStores, now: datetime) -> int:
     days, llm = deps.config.retention.cache_days, deps.config.llm
     if not days or llm is None or not llm.use_cache:
         return 0

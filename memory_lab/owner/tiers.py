@@ -26,6 +26,8 @@ from memory_lab.owner.disk import (
 from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
+from memory_lab.stores.base import EpisodeStore
+from memory_lab.stores.locations import open_index
 from memory_lab.stores.sql_events import SqlEventLog
 from memory_lab.stores.sql_facts import SqlFactStore
 from memory_lab.stores.sql_links import SqlFactLinkStore
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from memory_lab.embeddings import Embedder
-    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
 
 DATABASE = "memory.sqlite3"
 CHROMA = "chroma"
@@ -77,20 +78,21 @@ class PurgeFolder:
         self.log = PurgeLog(self.db)
         built_by = embedder or MiniLMEmbedder
         self._embedder = NameOnly(built_by.name, built_by.dim)
-        self._indexes: dict[str, ChromaEpisodeStore | None] = {}
+        self._indexes: dict[str, EpisodeStore | None] = {}
 
-    def index(self, name: str) -> ChromaEpisodeStore | None:
-        """The `episodes` or `periods` collection store, None without a folder."""
+    def index(self, name: str) -> EpisodeStore | None:
+        """The `episodes` or `periods` index of the folder, None without one.
+
+        A purge rewrites a local index's files (`disk`), so only the local
+        backend's folder is opened here; a server's index is purged by the
+        process holding it (`owner.held`).
+        """
         if name not in self._indexes:
             chroma = self.data_dir / CHROMA
             if not (chroma / "chroma.sqlite3").is_file():
                 self._indexes[name] = None
             else:
-                from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
-
-                self._indexes[name] = ChromaEpisodeStore(
-                    chroma, self._embedder, collection=name
-                )
+                self._indexes[name] = open_index(None, chroma, self._embedder, name)
         return self._indexes[name]
 
     def close_indexes(self) -> None:

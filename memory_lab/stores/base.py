@@ -188,6 +188,21 @@ class EpisodeStore(Protocol):
         """How many episodes a tenant has."""
         ...
 
+    def remove(self, tenant: str, ids: Sequence[str]) -> int:
+        """Delete these episodes and their vectors for good; how many were held.
+
+        A purge and retention call it: nothing removed may be found again,
+        by id or by search. Ids the tenant does not hold are ignored.
+        """
+        ...
+
+    def drop(self, tenant: str) -> None:
+        """Delete every episode of the tenant; a tenant with none is left as is.
+
+        How an import that failed after writing episodes takes them back.
+        """
+        ...
+
     def close(self) -> None:
         """Release the index (a client, files); the store is unusable afterwards."""
         ...

@@ -318,6 +318,14 @@ class InMemoryEpisodeStore:
             self._stacked.pop(tenant, None)
         return len(held)
 
+    def drop(self, tenant: str) -> None:
+        """Delete every episode of the tenant and its vectors."""
+        tenant = require_tenant(tenant)
+        with self._lock:
+            self._episodes.pop(tenant, None)
+            self._vectors.pop(tenant, None)
+            self._stacked.pop(tenant, None)
+
     def close(self) -> None:
         """Nothing to release: the episodes live only in this object."""
 

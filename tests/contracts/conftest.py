@@ -29,6 +29,7 @@ from memory_lab.stores import (
     SqlFactStore,
     SqlTranscriptStore,
     databases,
+    locations,
 )
 from memory_lab.stores.base import Database
 
@@ -138,27 +139,41 @@ def events(request, tmp_path: Path) -> Iterator[Backend]:
     )
 
 
-@pytest.fixture(
-    params=["chroma", pytest.param("chroma-server", marks=SERVER), "memory"]
-)
+def _index_params() -> list:
+    """Every episode-index backend of the registry, in a folder and on its
+    server, then the in-memory reference."""
+    params: list = []
+    for name, backend in locations.INDEX_BACKENDS.items():
+        if backend.local:
+            params.append(name)
+        params.append(pytest.param(f"{name}-server", marks=SERVER))
+    return [*params, "memory"]
+
+
+@pytest.fixture(params=_index_params())
 def episodes(request, tmp_path: Path, embedder) -> Iterator[Backend]:
-    from memory_lab.stores.chroma_episodes import ChromaEpisodeStore
+    """An episode store of each backend.
 
-    def chroma(loc: str):
-        return ChromaEpisodeStore(tmp_path / f"chroma-{loc}", embedder)
-
-    # Every test gets collections of its own on the one shared server.
+    A server backend `x` reads its URL from an `x_url` fixture, and every test
+    gets collections of its own on the one shared server.
+    """
     prefix = f"t{uuid.uuid4().hex[:12]}"
+    name = request.param
+    if name == "memory":
+        factories = {name: (lambda loc: InMemoryEpisodeStore(embedder), False)}
+    elif name.endswith("-server"):
+        backend = locations.INDEX_BACKENDS[name.removesuffix("-server")]
 
-    def chroma_server(loc: str):
-        url = request.getfixturevalue("chroma_url")
-        return ChromaEpisodeStore(url, embedder, collection=f"{prefix}-{loc}")
+        def on_server(loc: str):
+            url = request.getfixturevalue(f"{backend.name}_url")
+            return backend.open(url, embedder, f"{prefix}-{loc}")
 
-    yield from _backend(
-        request,
-        {
-            "chroma": (chroma, True),
-            "chroma-server": (chroma_server, True),
-            "memory": (lambda loc: InMemoryEpisodeStore(embedder), False),
-        },
-    )
+        factories = {name: (on_server, True)}
+    else:
+        backend = locations.INDEX_BACKENDS[name]
+
+        def in_folder(loc: str):
+            return backend.open(tmp_path / f"{name}-{loc}", embedder, "episodes")
+
+        factories = {name: (in_folder, True)}
+    yield from _backend(request, factories)

@@ -489,6 +489,50 @@ class TestEpisodeStore:
             store.search(tenant, "tea", top_k=3, max_distance=2.0)
         with pytest.raises(TenantRequiredError):
             store.count(tenant)
+        with pytest.raises(TenantRequiredError):
+            store.remove(tenant, ["e-tea"])
+        with pytest.raises(TenantRequiredError):
+            store.drop(tenant)
+
+    def test_removed_episodes_are_found_no_more(self, episodes):
+        store = episodes.open()
+        store.add("a", _topic_episodes("a"))
+        store.add("b", [episode("b", "e-tea", TOPICS["e-tea"])])
+        assert store.remove("a", ["e-tea", "e-dog", "missing"]) == 2
+        assert [e.id for e in store.get("a")] == ["e-tax", "e-run"]
+        assert store.count("a") == 2
+        hits = store.search("a", TOPICS["e-tea"], top_k=4, max_distance=2.0)
+        assert {e.id for e, _ in hits} == {"e-tax", "e-run"}
+        assert store.remove("a", ["e-tea"]) == 0
+        assert store.remove("a", []) == 0
+        assert store.remove("c", ["e-tax"]) == 0
+        # The same id under another tenant is that tenant's, and stays.
+        assert [e.id for e in store.get("b")] == ["e-tea"]
+        if episodes.persistent:
+            store.close()
+            store = episodes.open()
+        assert [e.id for e in store.get("a")] == ["e-tax", "e-run"]
+
+    def test_removing_every_episode_leaves_an_empty_tenant(self, episodes):
+        store = episodes.open()
+        store.add("a", _topic_episodes("a"))
+        assert store.remove("a", [e.id for e in _topic_episodes("a")]) == 4
+        assert store.get("a") == [] and store.count("a") == 0
+        assert store.search("a", "tea", top_k=3, max_distance=2.0) == []
+        store.add("a", [episode("a", "e-tea", TOPICS["e-dog"])])
+        assert [e.summary for e in store.get("a")] == [TOPICS["e-dog"]]
+
+    def test_drop_takes_every_episode_of_one_tenant_only(self, episodes):
+        store = episodes.open()
+        store.add("a", _topic_episodes("a"))
+        store.add("b", [episode("b", "e-tea", TOPICS["e-tea"])])
+        store.drop("a")
+        store.drop("c")
+        assert store.get("a") == [] and store.count("a") == 0
+        assert store.search("a", "tea", top_k=3, max_distance=2.0) == []
+        assert store.count("b") == 1
+        store.add("a", [episode("a", "e-dog", TOPICS["e-dog"])])
+        assert [e.id for e in store.get("a")] == ["e-dog"]
 
     def test_get_round_trips_in_seq_order(self, episodes):
         store = episodes.open()

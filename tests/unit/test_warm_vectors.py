@@ -7,6 +7,7 @@ import threading
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.embeddings import CachingEmbedder
 from memory_lab.jobs.worker import MemoryWorker
+from memory_lab.memory_work import MemoryWork
 from tests.helpers import T0, msg
 from tests.unit.test_turn_index import CountingEmbedder as WordEmbedder
 
@@ -54,7 +55,7 @@ def test_a_question_after_flush_embeds_nothing_but_itself(tmp_path):
 
 def test_without_the_warm_up_the_question_embeds_the_new_turns(tmp_path, monkeypatch):
     """The check above can fail: unwarmed, the first question pays for the turns."""
-    monkeypatch.setattr(MemoryEngine, "_warm_turn_vectors", lambda self: None)
+    monkeypatch.setattr(MemoryWork, "warm_turn_vectors", lambda self: None)
     engine, embedder = _engine(tmp_path)
     with engine:
         _talk(engine, 7)
