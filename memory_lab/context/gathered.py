@@ -14,12 +14,17 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
+import numpy as np
+
 from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.config import FactConfig, MemoryConfig
 from memory_lab.context.tense import asks_about_past
 from memory_lab.embeddings import Embedder
 from memory_lab.facts.gathering import (
+    Embed,
+    Grouper,
     History,
+    by_meaning,
     has_ended,
     line_of,
     named_subjects,
@@ -62,6 +67,32 @@ class _SubjectRows:
         self.lock = named_lock("gathered.subjects")
         self.rows: dict[tuple[str, str], tuple[int, History]] = {}
         self.offered: dict[tuple, _Offered] = {}
+        self.meanings: dict[tuple, tuple[Embedder, np.ndarray, list[list[int]]]] = {}
+
+    def grouper(self, embedder: Embedder) -> Grouper:
+        """`gathering.by_meaning`, kept by the meanings grouped and the threshold.
+
+        A subject's facts are grouped once while they stand, not once per
+        question: the groups depend on the facts' meanings alone, and the
+        question only orders them.
+        """
+
+        def group(
+            meanings: Sequence[str], embed: Embed, threshold: float
+        ) -> tuple[np.ndarray, list[list[int]]]:
+            key = (tuple(meanings), threshold)
+            with self.lock:
+                kept = self.meanings.get(key)
+            if kept is not None and kept[0] is embedder:
+                return kept[1], kept[2]
+            vectors, groups = by_meaning(meanings, embed, threshold)
+            with self.lock:
+                self.meanings[key] = (embedder, vectors, groups)
+                while len(self.meanings) > MAX_SUBJECTS:
+                    del self.meanings[next(iter(self.meanings))]
+            return vectors, groups
+
+        return group
 
     def offered_rows(
         self,
@@ -87,7 +118,7 @@ class _SubjectRows:
             and (kept.config is config or kept.config == config)
         ):
             return kept.rows
-        rows = offered_rows(held, query, embedder.embed, config)
+        rows = offered_rows(held, query, embedder.embed, config, self.grouper(embedder))
         with self.lock:
             self.offered[key] = _Offered(history, config, embedder, rows)
             while len(self.offered) > MAX_QUESTIONS:

@@ -201,8 +201,28 @@ def gathered_line(
     return line_of(offered, counter, facts_config, max_tokens)
 
 
+Grouper = Callable[[Sequence[str], Embed, float], tuple[np.ndarray, list[list[int]]]]
+"""Meanings, an embedder and a threshold to their vectors and groups (`by_meaning`)."""
+
+
+def by_meaning(
+    meanings: Sequence[str], embed: Embed, threshold: float
+) -> tuple[np.ndarray, list[list[int]]]:
+    """The meanings' vectors and their groups by meaning: what no question changes.
+
+    A subject's facts are grouped again for every question that names them
+    unless a caller keeps this (`context.gathered` does, per fact memory).
+    """
+    vectors = np.asarray(embed(meanings), dtype=np.float32)
+    return vectors, group_by_meaning(vectors, threshold)
+
+
 def offered_rows(
-    held: Sequence[Fact], query: str, embed: Embed, facts_config: FactConfig
+    held: Sequence[Fact],
+    query: str,
+    embed: Embed,
+    facts_config: FactConfig,
+    group: Grouper = by_meaning,
 ) -> list[Fact]:
     """The rows a line for `query` may list, best first; what no budget changes.
 
@@ -218,15 +238,10 @@ def offered_rows(
     if len(rows) < config.min_values:
         return []
     chains = _chains(rows)
-    heads = [head for head, _ in chains]
-    vectors = np.asarray(
-        embed([fact_meaning(h) for h in heads] + [query]), dtype=np.float32
-    )
-    near = vectors[:-1] @ vectors[-1]
-    groups = [
-        sorted(g, key=lambda i: -near[i])
-        for g in group_by_meaning(vectors[:-1], facts_config.related_threshold)
-    ]
+    meanings = [fact_meaning(head) for head, _ in chains]
+    vectors, grouped = group(meanings, embed, facts_config.related_threshold)
+    near = vectors @ np.asarray(embed([query]), dtype=np.float32)[0]
+    groups = [sorted(g, key=lambda i: -near[i]) for g in grouped]
     groups = sorted(
         (g for g in groups if near[g[0]] >= config.min_similarity),
         key=lambda g: -near[g[0]],

@@ -66,7 +66,7 @@ def _config(total: int) -> MemoryConfig:
     return MemoryConfig(budget=BudgetConfig().scaled(total))
 
 
-def _alone(store, embedder, config: MemoryConfig, now: datetime):
+def _alone(store, embedder, config: MemoryConfig, now: datetime, question=QUESTION):
     """The line `gathered_line` makes from the subject's rows, nothing kept."""
     from memory_lab.facts.gathering import History
 
@@ -75,7 +75,7 @@ def _alone(store, embedder, config: MemoryConfig, now: datetime):
     )
     max_tokens = int(config.budget.total * config.facts.gather.max_line_share)
     return gathered_line(
-        held, QUESTION, embedder.embed, default_counter(), config.facts, max_tokens
+        held, question, embedder.embed, default_counter(), config.facts, max_tokens
     )
 
 
@@ -121,3 +121,20 @@ def test_a_new_fact_is_in_the_next_line():
     assert "climbing" not in before[0].value
     assert after == [_alone(store, embedder, config, clock.now())]
     assert "climbing" in after[0].value
+
+
+def test_another_question_about_the_subject_embeds_only_itself():
+    clock = ManualClock(START)
+    facts, store = _store(clock)
+    embedder = _Counting()
+    config = _config(2500)
+    lines = {}
+    for question in (QUESTION, "What hobbies has Melanie picked up lately?"):
+        about = facts.about("t", question, limit=50)
+        lines[question] = gathered_for(
+            facts, embedder, default_counter(), config, "t", question, about,
+            now=clock.now(),
+        )  # fmt: skip
+    assert embedder.texts <= len(SAID) + 2  # the rows once, each question once
+    for question, made in lines.items():
+        assert made == [_alone(store, embedder, config, clock.now(), question)]
