@@ -6,6 +6,15 @@ took since). Outer coordination comes first, then the database, then the
 caches and indexes read inside a transaction, then the leaves that call nothing
 of ours while held.
 
+Few locks are needed because memory has one writer per kind of work: the
+turn's steps are taken one at a time (`engine.step`), and everything a turn asks
+for (compression, extraction, day and week summaries, warming the index) is
+done by the one memory worker thread, in order. The other threads are the
+trigger guard (a decision with a time limit), the parser's warm-up, the MCP
+transport and the live-source fetches; what they share is below, each entry
+with what it guards, and no plug-in code (a trigger's decision) runs while the
+database is held for writing.
+
 Each lock is made by `named_lock(name)`. In production that is a plain
 `threading.Lock` or `RLock`: the order costs nothing. With the environment
 variable `MEMORY_LAB_LOCK_ORDER=check` (the test session sets it before the

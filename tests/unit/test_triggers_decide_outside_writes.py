@@ -36,7 +36,7 @@ def named():
 
 @pytest.mark.parametrize("time_limited", [False, True], ids=["inline", "guarded"])
 def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited):
-    """The database's connection is outside any transaction while it decides."""
+    """The database's connection is outside any transaction while it decides or cuts."""
     seen: list[tuple[bool, list[str]]] = []
     connection: list[sqlite3.Connection] = []
 
@@ -45,9 +45,14 @@ def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited
         seen.append((connection[0].in_transaction, held))
         return Compress(2, "peeked") if len(view) >= 3 else None
 
+    def peek_cut(before, after, params: PeekParams) -> bool:
+        cuts.append(connection[0].in_transaction)
+        return False
+
+    cuts: list[bool] = []
     name = f"PEEK_{'GUARDED' if time_limited else 'INLINE'}"
     named.append(name)
-    register(name, PeekParams, peek, time_limited=time_limited)
+    register(name, PeekParams, peek, splits=peek_cut, time_limited=time_limited)
     config = MemoryConfig(recipe=recipe(name))
     with MemoryEngine(tmp_path, config=config, clock=ManualClock(T0)) as engine:
         with engine.jobs.db.read() as conn:
@@ -60,6 +65,7 @@ def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited
     assert [in_transaction for in_transaction, _ in seen] == [False] * 4
     assert all("database" not in held for _, held in seen), seen
     assert len(fired) == 1 and "peeked" in fired[0].detail
+    assert cuts and not any(cuts), "the compression asks where to cut, outside"
 
 
 def test_a_decision_over_marks_another_writer_moved_is_made_again(tmp_path, named):
