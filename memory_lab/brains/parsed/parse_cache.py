@@ -206,7 +206,8 @@ class KeptParses:
                 continue
             try:
                 docs[i] = doc_from_bytes(blob, nlp.vocab)
-            except (ValueError, KeyError, OSError) as exc:
+            # A row another version or a torn write left: make it again.
+            except (ValueError, KeyError, IndexError, TypeError, OSError) as exc:
                 log.warning("a kept parse could not be read, parsed again: %s", exc)
         missing = [i for i in range(len(texts)) if i not in docs]
         if missing:
