@@ -227,3 +227,42 @@ def test_a_commit_not_in_the_history_gives_no_warning(tmp_path: Path):
     git(tmp_path, "init", "-q")
     stamp = Stamp("fedcba9", False, Path("evals/results/r/report.md"))
     assert stamps.staleness_warnings("README.md", "b", [stamp], tmp_path) == []
+
+
+def test_make_readme_warns_of_a_stale_block_and_check_stays_quiet(
+    tmp_path: Path, capsys
+):
+    git(tmp_path, "init", "-q")
+    write(tmp_path, "memory_lab/engine.py", "x = 1\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "code")
+    made_at = git(tmp_path, "rev-parse", "HEAD")
+    check = {
+        "judge": {"model": "m"},
+        "items": 4,
+        "per_kind": 1,
+        "seed": 1,
+        "verdict_failures": 0,
+        "reliable": True,
+        "false_accept_max": 0.1,
+        "false_accept": {"rate": 0, "low": 0, "high": 0, "against": 0, "judged": 2},
+        "false_reject": {"rate": 0, "low": 0, "high": 0, "against": 0, "judged": 2},
+        "kinds": {},
+        "machine": {"git_commit": made_at},
+    }
+    write(tmp_path, tables.JUDGE_JSON.as_posix(), json.dumps(check))
+    readme = write(tmp_path, "README.md", "<!-- judge:begin -->\n<!-- judge:end -->\n")
+    write(tmp_path, "docs/page.md", "no blocks\n")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "results")
+    write(tmp_path, "memory_lab/engine.py", "x = 2\n")
+    git(tmp_path, "commit", "-q", "-am", "code changed")
+    assert tables.main([str(readme)]) == 0
+    assert capsys.readouterr().err == (
+        f"warning: README.md block judge: made at {made_at[:7]} "
+        f"({tables.JUDGE_JSON.as_posix()}), 2 commits behind HEAD, 1 of them "
+        "changing memory_lab/, evals/, benchmarks/\n"
+    )
+    assert f"<sub>Made at `{made_at[:7]}`" in readme.read_text()
+    assert tables.main([str(readme), "--check"]) == 0
+    assert capsys.readouterr().err == ""
