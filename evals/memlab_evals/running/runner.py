@@ -378,14 +378,21 @@ def _execute(units: list[Unit], executor: Executor, progress: bool) -> dict:
     return results
 
 
-def _heaviest_first(unit: Unit) -> tuple[bool, int]:
-    """Memory recipes before baselines, each longest conversation first.
+def _heaviest_first(unit: Unit) -> tuple[bool, int, int]:
+    """Memory recipes before baselines, system by system, longest conversation first.
 
     A recipe's unit costs many times a baseline's, so when the longest units
     start first the cheap ones fill the last minutes of the run; in conversation
     order, the last conversation's recipes ran while the other workers idled.
+    System by system, workers start on different conversations, so a turn is
+    parsed and embedded once and every later system reads it from the run's
+    caches; two recipes of one conversation started together made both twice.
     """
-    return (not system_params(unit.system), -len(unit.conversation.turns))
+    return (
+        not system_params(unit.system),
+        unit.system_index,
+        -len(unit.conversation.turns),
+    )
 
 
 def pin_cache_path(llm: LLMSettings | None) -> LLMSettings | None:
