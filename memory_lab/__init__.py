@@ -49,6 +49,8 @@ Map of the library:
   in-memory references.
 - `jobs/`: the durable job ledger, its planning, the background worker and
   `parts` (the few engine parts planning and the jobs may use).
+- `concurrency/`: every lock's name and what it guards, their one declared order
+  (`lock_order`), and the checker the tests switch on (`lock_checker`).
 - `llm_client/`: the one chat client (cache, retries, usage) and the local
   server launcher; the brain that talks through it is `brains/llm/`.
 - `sessions/`: each thread's session lifecycle (`lifecycle`: open, idle,
