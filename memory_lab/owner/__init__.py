@@ -6,12 +6,18 @@ with everything held about a tenant (`export`), that file brought back
 (`restore`), and content removed from every tier and the disk (`purge`).
 
 Export and import share `records` (the file format, read back strictly),
-`holdings` (a folder's stores, opened without an engine) and `tables` (the rows
-the stores have no call for: messages with their thread, thread states, jobs).
-A purge is `selection` (checked), `plan` (ids), `tiers` (each removal),
-`needles` (copied text), `erase` (its SQL), `tombstones`, `disk` (the files)
-and `resume` (after a kill). The trash (`trash_bin`) holds facts and episodes
+`holdings` (a folder's stores, opened by `memory_parts` without an engine) and
+`tables` (the rows the stores have no call for: messages with their thread,
+thread states, jobs). A purge is `selection` (checked), `plan` (ids), `tiers`
+(each removal), `needles` (copied text), `tombstones`, `disk` (the files) and
+`resume` (after a kill). The trash (`trash_bin`) holds facts and episodes
 their owner deleted until `empty_trash` purges them, chats' with them.
+
+No SQL is written here: rows are read and removed through the stores
+(`stores.sql_erase`, `sql_tenant_rows`, `sql_trash`, `sql_purges`, and
+`folder_peek` for a folder's file before any store opens it), and an open
+memory is reached through `open_stores.OpenStores`. Only `disk` talks to
+SQLite itself, to rewrite files (it says why).
 """
 
 from __future__ import annotations

@@ -10,6 +10,11 @@ had freed; this project's purge tests found purged text there. These helpers
 rewrite, remove and clear, on files no client holds open. A process that held
 the text before a purge can still write it back when it opens the folder
 again; open a purged folder from a new process.
+
+They use plain sqlite3 connections, not the stores' `Database`: VACUUM and a WAL
+truncation rewrite the file itself, which needs a connection no store holds (a
+store's own connection would keep the WAL in use), and `chroma.sqlite3` is
+Chroma's file, outside our schema.
 """
 
 from __future__ import annotations

@@ -17,10 +17,8 @@ Run as `python -m memory_lab.owner.empty_trash DATA_DIR NOW EMBEDDER DIM KEEP_DA
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -28,7 +26,8 @@ from typing import TYPE_CHECKING, Literal, cast
 
 from memory_lab.embeddings import Embedder
 from memory_lab.errors import MemoryLabError
-from memory_lab.owner.trash_bin import due_items
+from memory_lab.stores import folder_peek
+from memory_lab.stores.sql_trash import SqlTrashRows
 
 if TYPE_CHECKING:
     from memory_lab.owner.open_stores import OpenStores
@@ -71,29 +70,15 @@ def _selection(entry: DueItem) -> Selection:
 
 def due(database: Path, now: datetime, keep: timedelta) -> list[DueItem]:
     """Every trashed chat, fact and episode whose restore window has passed."""
-    if not database.is_file():
-        return []
-    with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as conn:
-        found = [
-            # The trash table holds only fact and episode rows.
-            DueItem(tenant, cast(TrashKind, kind), item)
-            for tenant, kind, item in due_items(conn, now, keep)
-        ]
-        has = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chats'"
-        ).fetchone()
-        if not has:
-            return found
-        rows = conn.execute(
-            "SELECT tenant, thread, trashed_at FROM chats"
-            " WHERE trashed_at IS NOT NULL ORDER BY tenant, thread"
-        ).fetchall()
-    chats = [
-        DueItem(tenant, "chat", thread)
-        for tenant, thread, trashed in rows
+    found = [
+        DueItem(tenant, cast(TrashKind, kind), item)
+        for tenant, kind, item, trashed in folder_peek.trashed_rows(database)
         if datetime.fromisoformat(trashed) + keep <= now
     ]
-    return chats + found
+    # Chats first, as their purge takes the facts and episodes said in them.
+    return [d for d in found if d.kind == "chat"] + [
+        d for d in found if d.kind != "chat"
+    ]
 
 
 def empty_trash_apart(
@@ -180,23 +165,10 @@ def empty_held_trash(
     from memory_lab.owner.held import purge_selection
     from memory_lab.owner.selection import PurgeRequestError
 
-    db = deps.jobs.db
-    with db.read() as conn:
-        chats = conn.execute(
-            "SELECT thread, trashed_at FROM chats"
-            " WHERE tenant = ? AND trashed_at IS NOT NULL",
-            (tenant,),
-        ).fetchall()
-        items = conn.execute(
-            "SELECT kind, item, trashed_at FROM trash WHERE tenant = ?", (tenant,)
-        ).fetchall()
-    found: list[tuple[TrashKind, str, str]] = [
-        ("chat", r["thread"], r["trashed_at"]) for r in chats
-    ]
-    found += [(r["kind"], r["item"], r["trashed_at"]) for r in items]
+    trash = SqlTrashRows(deps.jobs.db)
     due = [
-        DueItem(tenant, kind, item)
-        for kind, item, trashed in sorted(found)
+        DueItem(tenant, cast(TrashKind, kind), item)
+        for kind, item, trashed in sorted(trash.trashed(tenant))
         if datetime.fromisoformat(trashed) + keep <= now
     ]
     for entry in due:
@@ -215,42 +187,17 @@ def empty_held_trash(
                 )
             except PurgeRequestError:
                 pass  # nothing of it is held any more: only its row goes
-        with db.write() as conn:
-            if entry.kind == "chat":
-                conn.execute(
-                    "DELETE FROM chats WHERE tenant = ? AND thread = ?",
-                    (tenant, entry.item),
-                )
-            else:
-                conn.execute(
-                    "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
-                    (tenant, entry.kind, entry.item),
-                )
+        trash.remove(tenant, entry.kind, entry.item)
     return len(due)
 
 
 def _active(database: Path, tenant: str, fact_id: str) -> bool:
-    with closing(sqlite3.connect(database)) as conn:
-        row = conn.execute(
-            "SELECT status FROM facts WHERE tenant = ? AND id = ?", (tenant, fact_id)
-        ).fetchone()
-    return bool(row and row[0] == "active")
+    return folder_peek.fact_status(database, tenant, fact_id) == "active"
 
 
 def _drop_row(database: Path, entry: DueItem) -> None:
     """The trash row of an item with nothing left to purge, its bytes zeroed."""
-    with closing(sqlite3.connect(database)) as conn, conn:
-        conn.execute("PRAGMA secure_delete = ON")
-        if entry.kind == "chat":
-            conn.execute(
-                "DELETE FROM chats WHERE tenant = ? AND thread = ?",
-                (entry.tenant, entry.item),
-            )
-        else:
-            conn.execute(
-                "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
-                (entry.tenant, entry.kind, entry.item),
-            )
+    folder_peek.drop_trash_row(database, entry.tenant, entry.kind, entry.item)
 
 
 def main(argv: list[str]) -> int:

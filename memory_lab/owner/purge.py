@@ -44,8 +44,6 @@ can write that text back from its memory into new index files (see `disk`).
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,6 +64,7 @@ from memory_lab.owner.tiers import (
     phrase_matcher,
 )
 from memory_lab.owner.tombstones import Tombstone
+from memory_lab.stores.folder_peek import any_running_purge as any_running
 
 if TYPE_CHECKING:
     from memory_lab.embeddings import Embedder
@@ -136,22 +135,6 @@ def finish_purges(
             return _finish_running(opened, clock or SystemClock())
         finally:
             opened.close()
-
-
-def any_running(database: Path) -> bool:
-    """Whether the database records a purge not finished (one query)."""
-    if not database.is_file():
-        return False
-    with closing(sqlite3.connect(database, timeout=30)) as conn:
-        table = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'purges'"
-        ).fetchone()
-        return bool(
-            table
-            and conn.execute(
-                "SELECT 1 FROM purges WHERE status = 'running' LIMIT 1"
-            ).fetchone()
-        )
 
 
 def _lock(folder: Path) -> FileLock:

@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_lab.events import make_event
-from memory_lab.owner import erase
 from memory_lab.owner.empty_trash import empty_held_trash
 from memory_lab.owner.held import purge_held
 from memory_lab.owner.plan import PurgePlan
+from memory_lab.stores import sql_erase as erase
 from memory_lab.types import MemoryEvent
 
 if TYPE_CHECKING:

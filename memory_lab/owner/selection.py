@@ -3,21 +3,19 @@
 One fact (with its history), one chat (a session id), one episode (the turns it
 summarised), every turn before a date, or everything held about the tenant. A
 request the memory cannot honour (an unknown tenant, fact, chat or episode, a
-date that is not one or has not come yet) is refused here, through a
-connection that only reads, so it changes no byte of the data folder.
+date that is not one or has not come yet) is refused here, through
+`stores.folder_peek`, which only reads, so it changes no byte of the folder.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memory_lab.errors import MemoryLabError
-from memory_lab.stores.sqlite_db import time_key
+from memory_lab.stores.folder_peek import held_records
 
 
 class PurgeRequestError(MemoryLabError):
@@ -127,60 +125,23 @@ def check_request(database: Path, tenant: str, selection: Selection) -> None:
         raise PurgeRequestError(
             f"{database.parent}: no memory here (no {database.name})"
         )
-    with closing(sqlite3.connect(database)) as conn:
-        tables = {
-            row[0]
-            for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-        }
-
-        def count(table: str, where: str = "", *params: object) -> int:
-            if table not in tables:
-                return 0
-            sql = f"SELECT COUNT(*) FROM {table} WHERE tenant = ?{where}"
-            return int(conn.execute(sql, (tenant, *params)).fetchone()[0])
-
-        if not any(count(t) for t in ("messages", "facts", "events", "memory_threads")):
+    with held_records(database, tenant) as held:
+        if not held.any():
             raise PurgeRequestError(f"no memory is held for tenant {tenant!r}")
-        if selection.fact is not None and not count(
-            "facts", " AND id = ?", selection.fact
-        ):
+        if selection.fact is not None and not held.fact(selection.fact):
             raise PurgeRequestError(
                 f"no fact {selection.fact!r} is held for tenant {tenant!r}"
             )
-        if selection.chat is not None and not (
-            count("messages", " AND (session = ? OR thread = ?)", *[selection.chat] * 2)
-            or count("facts", " AND session = ?", selection.chat)
-        ):
+        if selection.chat is not None and not held.chat(selection.chat):
             raise PurgeRequestError(
                 f"no chat {selection.chat!r} is held for tenant {tenant!r}"
             )
-        if selection.episode is not None and not count(
-            "memory_episodes", " AND id = ?", selection.episode
-        ):
+        if selection.episode is not None and not held.episode(selection.episode):
             raise PurgeRequestError(
                 f"no episode {selection.episode!r} is held for tenant {tenant!r}"
             )
-        if selection.before is not None and not _held_before(
-            conn, tables, tenant, selection.before
-        ):
+        if selection.before is not None and not held.before(selection.before):
             raise PurgeRequestError(
                 f"nothing is held for tenant {tenant!r} before "
                 f"{selection.before.isoformat()}"
             )
-
-
-def _held_before(
-    conn: sqlite3.Connection, tables: set[str], tenant: str, before: datetime
-) -> bool:
-    if "facts" in tables:
-        found = conn.execute(
-            "SELECT 1 FROM facts WHERE tenant = ? AND created_key < ? LIMIT 1",
-            (tenant, time_key(before)),
-        ).fetchone()
-        if found:
-            return True
-    if "messages" not in tables:
-        return False
-    # Turns keep the offsets they were stamped with: compare instants, not text.
-    stamps = conn.execute("SELECT timestamp FROM messages WHERE tenant = ?", (tenant,))
-    return any(datetime.fromisoformat(s) < before for (s,) in stamps)

@@ -10,14 +10,13 @@ are matched on the purged text, which must still be held to be read.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memory_lab.chats.catalog import retitle_after_purge
 from memory_lab.embeddings import MiniLMEmbedder
-from memory_lab.jobs.ledger import JobLedger
-from memory_lab.owner import erase
+from memory_lab.jobs.ledger import JobLedger, ThreadMarks
 from memory_lab.owner.disk import (
     clear_hnsw_slack,
     compact_file,
@@ -26,6 +25,7 @@ from memory_lab.owner.disk import (
 from memory_lab.owner.needles import PhraseMatcher, purged_phrases, record_text
 from memory_lab.owner.plan import PurgePlan
 from memory_lab.owner.tombstones import PurgeLog, Tombstone
+from memory_lab.stores import sql_erase as erase
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.stores.locations import open_index
 from memory_lab.stores.sql_events import SqlEventLog
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 DATABASE = "memory.sqlite3"
 CHROMA = "chroma"
+WATERMARKS = tuple(f.name for f in fields(ThreadMarks) if f.name.endswith("_upto"))
+"""The thread watermarks (turn seqs) a purge brings back to the newest turn left."""
 TIERS = ("events", "llm_cache", "transcript", "facts", "episodes", "index", "disk")
 """In the order they run."""
 
@@ -230,7 +232,8 @@ def _episodes(
             episodes = [e for e in ledger.episodes(tenant) if e.thread == thread]
             summary = rebuilt_summary(episodes, len(marks.summary))
             ledger.save_marks(tenant, thread, replace(marks, summary=summary))
-        erase.rewind(conn, tenant, max((m.seq for m in left), default=-1))
+        newest = max((m.seq for m in left), default=-1)
+        erase.rewind(conn, tenant, newest, WATERMARKS)
         erase.clear_errors(conn, tenant, plan.seqs)
         opened.log.tier_done(
             t.id,

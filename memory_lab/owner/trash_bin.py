@@ -16,13 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from memory_lab.errors import MemoryLabError, require_tenant
 from memory_lab.events import EventKind, make_event
-from memory_lab.stores import revisions
-from memory_lab.stores.databases import database_at
-from memory_lab.stores.sqlite_db import encode_time
+from memory_lab.stores.sql_trash import SqlTrashRows
 
 if TYPE_CHECKING:
     from memory_lab.clock import Clock
@@ -67,7 +65,7 @@ class TrashBin:
         clock: Clock,
         on_episodes_changed: Callable[[str], None] = lambda tenant: None,
     ) -> None:
-        self._db = database_at(database)
+        self._rows = SqlTrashRows(database)
         self._facts = facts
         self._episodes = episodes
         self._events = events
@@ -81,29 +79,15 @@ class TrashBin:
 
     def items(self, tenant: str) -> list[TrashedItem]:
         """The tenant's trash, most recently trashed first."""
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT kind, item, label, trashed_at FROM trash WHERE tenant = ?",
-                (require_tenant(tenant),),
-            ).fetchall()
         found = [
-            TrashedItem(
-                r["kind"],
-                r["item"],
-                r["label"],
-                datetime.fromisoformat(r["trashed_at"]),
-            )
-            for r in rows
+            TrashedItem(cast(TrashKind, kind), item, label, at)
+            for kind, item, label, at in self._rows.rows(require_tenant(tenant))
         ]
         return sorted(found, key=lambda t: (t.trashed_at, t.item), reverse=True)
 
     def hidden(self, tenant: str, kind: TrashKind) -> set[str]:
         """Ids of the tenant's items of `kind` in the trash."""
-        with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT item FROM trash WHERE tenant = ? AND kind = ?", (tenant, kind)
-            ).fetchall()
-        return {r["item"] for r in rows}
+        return self._rows.items(tenant, kind)
 
     # --- writes --------------------------------------------------------------
 
@@ -161,30 +145,14 @@ class TrashBin:
 
     def drop(self, tenant: str, kind: TrashKind, item: str) -> None:
         """Remove the trash row (after a restore, or once the item is purged)."""
-        with self._db.write() as conn:
-            conn.execute(
-                "DELETE FROM trash WHERE tenant = ? AND kind = ? AND item = ?",
-                (tenant, kind, item),
-            )
-            if kind == "episode":
-                # Reads see the episode again, in every engine on this database.
-                revisions.bump(conn, tenant, "episodes")
+        self._rows.remove(tenant, kind, item)
 
     def _put(self, tenant: str, kind: TrashKind, item: str, label: str) -> MemoryEvent:
         line = " ".join(label.split())
         if len(line) > _LABEL_CHARS:
             line = line[: _LABEL_CHARS - 3].rstrip() + "..."
         held = TrashedItem(kind, item, line, self._clock.now())
-        with self._db.write() as conn:
-            conn.execute(
-                "INSERT INTO trash (tenant, kind, item, label, trashed_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (tenant, kind, item)"
-                " DO UPDATE SET label = excluded.label,"
-                " trashed_at = excluded.trashed_at",
-                (tenant, kind, item, held.label, encode_time(held.trashed_at)),
-            )
-            if kind == "episode":
-                revisions.bump(conn, tenant, "episodes")
+        self._rows.put(tenant, kind, item, held.label, held.trashed_at)
         return self._log(tenant, "moved_to_trash", held)
 
     def _log(self, tenant: str, kind: EventKind, held: TrashedItem) -> MemoryEvent:
@@ -201,23 +169,3 @@ class TrashBin:
         )
         self._events.append(tenant, [event])
         return event
-
-
-def due_items(conn: Any, now: datetime, keep: timedelta) -> list[tuple[str, str, str]]:
-    """(tenant, kind, item) of every trashed fact or episode past its window.
-
-    Reads through a plain sqlite3 connection, before any store is opened.
-    """
-    has = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'trash'"
-    ).fetchone()
-    if not has:
-        return []
-    rows = conn.execute(
-        "SELECT tenant, kind, item, trashed_at FROM trash ORDER BY tenant, kind, item"
-    ).fetchall()
-    return [
-        (tenant, kind, item)
-        for tenant, kind, item, trashed in rows
-        if datetime.fromisoformat(trashed) + keep <= now
-    ]

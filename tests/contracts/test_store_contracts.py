@@ -745,7 +745,7 @@ def test_three_sqlite_stores_share_one_file(tmp_path):
 
 def test_no_sql_store_of_memory_records_ever_deletes():
     # Turns, facts, events and links are end-dated, never removed; only a purge
-    # (owner/erase.py) deletes them. Store items are the one exception, by
+    # (stores/sql_erase.py) deletes them. Store items are the one exception, by
     # their contract: a LangGraph store's delete makes `get` return None, so
     # sql_items.py deletes the row and logs an event naming only its key.
     package = Path(stores_pkg.__file__).parent

@@ -9,12 +9,10 @@ inside the caller's transaction on the memory's database.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import fields
 from typing import Any
 
-from memory_lab.jobs.ledger import ThreadMarks
-from memory_lab.owner.tables import TENANT_TABLES
 from memory_lab.stores import revisions
+from memory_lab.stores.sql_tenant_rows import TENANT_TABLES
 from memory_lab.types import Episode
 
 ROW_TABLES = {
@@ -93,8 +91,10 @@ def replace_episodes(conn: Any, tenant: str, episodes: Sequence[Episode]) -> Non
     )
 
 
-def rewind(conn: Any, tenant: str, upto: int) -> None:
-    """Bring the tenant's marks and jobs past `upto` (its newest turn left) back.
+def rewind(conn: Any, tenant: str, upto: int, marks: Sequence[str]) -> None:
+    """Bring the tenant's `marks` (watermark columns) and jobs past `upto` back.
+
+    `upto` is the tenant's newest turn left.
 
     The transcript numbers a tenant's next turn after its newest one, so once
     the newest turns are purged their seqs are given again. Marks past `upto`
@@ -102,11 +102,10 @@ def rewind(conn: Any, tenant: str, upto: int) -> None:
     rows past it would refuse their jobs as asked for twice. Retention jobs
     number periods, not turns, and are left alone.
     """
-    names = [f.name for f in fields(ThreadMarks) if f.name.endswith("_upto")]
-    marks = ", ".join(f"{n} = CASE WHEN {n} > ? THEN ? ELSE {n} END" for n in names)
+    cases = ", ".join(f"{n} = CASE WHEN {n} > ? THEN ? ELSE {n} END" for n in marks)
     conn.execute(
-        f"UPDATE memory_threads SET {marks} WHERE tenant = ?",
-        (*[upto, upto] * len(names), tenant),
+        f"UPDATE memory_threads SET {cases} WHERE tenant = ?",
+        (*[upto, upto] * len(marks), tenant),
     )
     conn.execute(
         "DELETE FROM memory_jobs WHERE tenant = ? AND first_seq > ?"

@@ -1,0 +1,72 @@
+"""One opener for a memory's parts, and owner/ kept to the stores' calls."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from memory_lab.embeddings import default_embedder
+from memory_lab.graph.deps import Deps
+from memory_lab.memory_parts import NoMemoryError, open_parts
+from memory_lab.owner.open_stores import OpenStores
+from memory_lab.stores import InMemoryTranscriptStore
+from memory_lab.stores.locations import StoreSpec
+from tests.helpers import msg
+
+OWNER = Path(__file__).resolve().parents[2] / "memory_lab" / "owner"
+SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|PRAGMA)\b")
+
+
+def test_no_folder_and_no_server_keeps_every_part_in_this_process():
+    parts = open_parts(None, StoreSpec(), default_embedder())
+    assert parts.in_process and parts.local_files is None
+    assert isinstance(parts.transcript, InMemoryTranscriptStore)
+    assert parts.ledger.db is parts.db
+    parts.transcript.append("t1", "main", [msg(0, "hi")])
+    assert parts.transcript.count("t1") == 1
+    parts.close()
+
+
+def test_a_folder_holds_the_database_and_the_index_and_reopens(tmp_path):
+    folder = tmp_path / "m"
+    parts = open_parts(folder, StoreSpec(), default_embedder())
+    assert not parts.in_process and parts.local_files == folder
+    parts.transcript.append("t1", "main", [msg(0, "hi")])
+    parts.close()
+    assert (folder / "memory.sqlite3").is_file() and (folder / "chroma").is_dir()
+    again = open_parts(folder, StoreSpec(), default_embedder(), create=False)
+    assert [m.id for m in again.transcript.messages("t1")] == [msg(0, "hi").id]
+    assert again.episodes is not None and again.episodes.count("t1") == 0
+    again.close()
+
+
+def test_without_create_an_empty_folder_is_no_memory(tmp_path):
+    with pytest.raises(NoMemoryError, match=r"memory\.sqlite3 not found"):
+        open_parts(tmp_path, StoreSpec(), default_embedder(), create=False)
+    assert not (tmp_path / "memory.sqlite3").exists()
+
+
+def test_the_graphs_context_offers_every_part_owner_control_uses():
+    members = {n for n, v in vars(OpenStores).items() if isinstance(v, property)}
+    assert {"transcript", "jobs", "facts", "config"} <= members
+    assert members <= set(Deps.__dataclass_fields__)
+
+
+@pytest.mark.parametrize("path", sorted(OWNER.glob("*.py")), ids=lambda p: p.name)
+def test_owner_writes_no_sql_and_never_imports_the_graph(path):
+    text = path.read_text(encoding="utf-8")
+    imported = {
+        node.module
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not {m for m in imported if m.startswith("memory_lab.graph")}
+    if path.name == "disk.py":
+        # It rewrites files (VACUUM, Chroma's own file); its docstring says why.
+        assert "plain sqlite3 connections" in text
+        return
+    assert not SQL.search(text), f"{path.name} holds SQL"
+    assert "sqlite3.connect" not in text
