@@ -229,6 +229,16 @@ def load_longmemeval(
             "file": path.name,
             "options": label,
             "instances_in_file": len(conversations),
+            # What `datasets describe` prints beside the counts.
+            "counts": {
+                "instances_in_file": len(conversations),
+                "instances_picked": len(chosen),
+                "turns_shifted": sum(c.metadata["turns_shifted"] for c in chosen),
+                "questions_dated_before_last_turn": sum(
+                    c.metadata["question_date"] != c.probes[0].asked_at.isoformat()
+                    for c in chosen
+                ),
+            },
         },
     )
 

@@ -132,7 +132,7 @@ def render_stats(stats: DatasetStats) -> Group:
 
     parts: list[Table] = [overview, kinds, categories, facts, traps]
     if stats.loader_counts:
-        loader = Table(title="Loader repairs and audit")
+        loader = Table(title="Loader counts: selection, repairs and audit")
         loader.add_column("what")
         loader.add_column("count", justify="right")
         for key, value in stats.loader_counts.items():

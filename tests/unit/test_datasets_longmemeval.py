@@ -131,8 +131,17 @@ def test_the_question_is_asked_at_its_date(data):
 def test_a_question_dated_inside_the_last_session_is_asked_after_it(tmp_path):
     records = copy.deepcopy(RAW[:1])
     records[0]["question_date"] = records[0]["haystack_dates"][-1]  # its first minute
-    conv = load_longmemeval(write(tmp_path, records)).conversations[0]
+    data = load_longmemeval(write(tmp_path, records))
+    conv = data.conversations[0]
     assert conv.probes[0].asked_at == conv.turns[-1].timestamp
+    assert data.metadata["counts"]["questions_dated_before_last_turn"] == 1
+
+
+def test_the_selection_is_counted_for_describe():
+    counts = load_dataset(f"longmemeval:{FIXTURE}:limit=2").metadata["counts"]
+    assert counts["instances_in_file"] == len(RAW)
+    assert counts["instances_picked"] == 2
+    assert counts["questions_dated_before_last_turn"] == 0
 
 
 def test_the_loaded_fixture_is_consistent(data):
