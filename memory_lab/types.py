@@ -193,6 +193,12 @@ class FactCandidate(Record):
         "switched to X', 'more into X lately'): when its key holds nothing yet, it "
         "updates the subject's stored value of the same kind under another key.",
     )
+    event: bool = Field(
+        default=False,
+        description="The statement reports something that happened ('we went to "
+        "the beach', 'I signed up for a pottery class'), not a state that holds: "
+        "it adds to the record, and never replaces another value, however alike.",
+    )
 
 
 class Fact(Record):

@@ -107,6 +107,11 @@ def slot_words(key: str) -> str:
     return key.replace("_", " ").replace(".", " ")
 
 
+RECORD = "knowledge"
+"""The category that is a record, not a set of slots: a stated change of a
+value in it replaces nothing by likeness (an amount still replaces an amount)."""
+
+
 def meaning_text(key: str, value: str) -> str:
     """What is embedded for a fact: its slot in words, then its value."""
     return f"{slot_words(key)}: {value}"
@@ -204,7 +209,9 @@ class MeaningMatcher:
         at or above `quantity_threshold`, and never one whose key's qualifiers
         contradict (`budget.rent` is not `budget.food`). Any other value
         replaces the same category's value most alike in meaning, at or above
-        `kind_threshold` ("more into jazz" after "I love folk music").
+        `kind_threshold` ("more into jazz" after "I love folk music"), except
+        in knowledge (`RECORD`): what happened and what is known add up, and
+        "lately I've been looking into X" replaces no earlier thing known.
         """
         if not candidate.changes:
             return None
@@ -220,7 +227,8 @@ class MeaningMatcher:
             and (
                 same_shape(f, candidate) and bool(NUMBER.search(f.value))
                 if amount
-                else f.category == candidate.category and not NUMBER.search(f.value)
+                else f.category == candidate.category != RECORD
+                and not NUMBER.search(f.value)
             )
         ]
         if not pool:

@@ -290,7 +290,10 @@ class FactMemory:
                 return self._close(tenant, candidate, current, now)
             if candidate.past:
                 return self._past(tenant, candidate, current, now)
-            if current is None:
+            # An event adds to the record: only its own key (the same event
+            # said again) is matched, never another value by likeness.
+            alike = not candidate.event
+            if current is None and alike:
                 # The same slot said with fewer or more qualifiers updates its row.
                 current = family_match(
                     candidate, self.active(tenant, subject=candidate.subject, now=now)
@@ -298,7 +301,7 @@ class FactMemory:
                 if current is not None:
                     candidate = candidate.model_copy(update={"key": current.key})
             paraphrase = False
-            if current is None and self.meaning is not None:
+            if current is None and alike and self.meaning is not None:
                 # A paraphrase under another key updates or confirms the stored row.
                 current = self.meaning.match(
                     candidate, self.active(tenant, subject=candidate.subject, now=now)
@@ -311,7 +314,7 @@ class FactMemory:
                         candidate = candidate.model_copy(
                             update={"value": current.value}
                         )
-            if current is None and self.meaning is not None:
+            if current is None and alike and self.meaning is not None:
                 # A stated change ("it's $50 a week now") updates the stored
                 # value of its kind, however that was keyed.
                 current = self.meaning.changed(

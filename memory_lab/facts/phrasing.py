@@ -127,6 +127,7 @@ def phrase(subject: str, key: str, value: str, evidence: str = "") -> Phrase:
             the article before the value; "" when there is none.
     """
     said = " ".join(value.split())
+    key = _without_own_value(key, said)
     if not said or not _KEY.fullmatch(key) or key.count(".") > 2:
         return _fallback(subject, key, said)
     head, *rest = key.split(".")
@@ -136,6 +137,21 @@ def phrase(subject: str, key: str, value: str, evidence: str = "") -> Phrase:
         if found is not None:
             return found
     return _fallback(subject, key, said)
+
+
+def _without_own_value(key: str, value: str) -> str:
+    """The key without a last part that only spells its value again.
+
+    An event's key ends with its own value after its relation's key
+    ("adopt.kitten.two_kittens"), so that events never share a key; that part
+    says nothing the value does not. A two-part key ("likes.pottery") is a
+    relation and its object, and is read as it is.
+    """
+    head, _, last = key.rpartition(".")
+    own = re.sub(r"[^a-z0-9]+", "_", value.lower()).strip("_")
+    if key.count(".") < 2 or not own or last != own[: len(last)]:
+        return key
+    return head
 
 
 def _fallback(subject: str, key: str, value: str) -> Phrase:

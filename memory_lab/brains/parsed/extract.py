@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.change import past_only, signals_change
+from memory_lab.brains.parsed.change import past_only, reports_event, signals_change
 from memory_lab.brains.parsed.clauses import Statement, statements
 from memory_lab.brains.parsed.facts import Reading, readings, relation_readings, slug
 from memory_lab.brains.parsed.frames import (
@@ -110,10 +110,13 @@ def _candidate(
     changes: bool = False,
     ends: bool = False,
     past: bool = False,
+    event: bool = False,
 ) -> FactCandidate:
     return FactCandidate(
         category=reading.category,
-        key=reading.key,
+        # Events are many under one relation ("went to" a group, then a
+        # parade): each keeps a key of its own, so none replaces another.
+        key=_event_key(reading) if event else reading.key,
         value=reading.value.text,
         subject=subject,
         confidence=CONFIDENCE_HEDGED if hedged else CONFIDENCE_STATED,
@@ -125,7 +128,14 @@ def _candidate(
         changes=changes,
         ends=ends,
         past=past,
+        event=event,
     )
+
+
+def _event_key(reading: Reading) -> str:
+    """The relation's key with the event's own value, unless it ends with it."""
+    own = slug(reading.value.text)
+    return reading.key if reading.key.endswith(own) else f"{reading.key}.{own}"
 
 
 def parse_candidates(
@@ -174,6 +184,7 @@ def parse_candidates(
                 if named and statement.verb.lemma_.lower() in NAMING_VERBS:
                     continue  # the name was read as the relation's
                 ended = _ending(statement, [*prior, *found])
+                framed = []
                 if ended is not None:
                     fact, words = ended
                     stated = [Reading(fact.category, fact.key, words)]
@@ -193,6 +204,13 @@ def parse_candidates(
                     if slot in seen and ended is None:
                         continue
                     seen.add(slot)
+                    event = (
+                        ended is None
+                        and statement.owner_noun is None
+                        and reading not in framed
+                        and reading.key not in _STATE_SLOTS
+                        and reports_event(statement.verb)
+                    )
                     found.append(
                         _candidate(
                             message,
@@ -200,9 +218,10 @@ def parse_candidates(
                             reading,
                             sentence,
                             statement.hedged,
-                            ended is None and signals_change(statement),
+                            ended is None and not event and signals_change(statement),
                             ends=ended is not None,
                             past=past_only(statement.verb),
+                            event=event,
                         )
                     )
     return found
