@@ -37,6 +37,7 @@ from memory_lab.brains.parsed.lexicon import (
     STATE_FRAMES,
     TIME_NOUNS,
 )
+from memory_lab.brains.parsed.titles import quoted_span
 from memory_lab.brains.rule_based.extraction.vocabulary import value_class
 
 MAX_VALUE_TOKENS = 9
@@ -122,6 +123,9 @@ def _kept(token: Token, head: Token) -> bool:
 def value_span(head: Token) -> Span | None:
     """The phrase `head` heads, as one contiguous span of the turn, trimmed."""
     doc = head.doc
+    quoted = quoted_span(head)
+    if quoted is not None:
+        return quoted
     dropped: set[int] = set()
     for child in head.subtree:
         if child.i != head.i and child.dep_ in _CUT_DEPS:
