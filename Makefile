@@ -30,9 +30,11 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
-# The loop while editing: unit and store-contract tests, nothing slow, no browser.
+# The loop while editing: every test folder (unit, contracts, evals, property,
+# integration with owner/, app, stress), leaving out what is marked slow or needs
+# a browser; `make test` runs those too.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadgroup tests/unit tests/contracts -m "not slow and not browser" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup tests -m "not slow and not browser" $(PYTEST_ARGS)
 
 # The app, property, stress and integration suites, SOAK_ROUNDS times in random
 # order (each round's seed recorded) while busy loops keep every core loaded.

@@ -93,6 +93,7 @@ def test_the_app_command_notes_that_offline_the_flag_does_nothing(
     assert "no effect until a model is chosen" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_models_tool_calls_are_listed_for_its_reply(env, tmp_path) -> None:
     def respond(body: dict) -> Behaviour:
         if not body.get("tools"):

@@ -42,6 +42,7 @@ def _replies(at: AppTest) -> list[str]:
     return [str(m.markdown[0].value) for m in at.chat_message if m.name == "assistant"]
 
 
+@pytest.mark.slow
 def test_a_fact_said_in_one_chat_is_answered_in_another_with_its_source(
     data: Path,
 ) -> None:
@@ -69,6 +70,7 @@ def test_a_fact_said_in_one_chat_is_answered_in_another_with_its_source(
     assert "I live in Oslo" in str(at.chat_message[0].markdown[0].value)
 
 
+@pytest.mark.slow
 def test_an_unknown_chat_id_in_the_url_is_named_and_nothing_is_created(
     data: Path,
 ) -> None:
@@ -81,6 +83,7 @@ def test_an_unknown_chat_id_in_the_url_is_named_and_nothing_is_created(
     assert _options(at) == held and at.query_params["chat"] == _pick(at) == "main"
 
 
+@pytest.mark.slow
 def test_a_link_to_a_chat_opens_it(data: Path) -> None:
     at = _chat(_app(), "First chat here")
     first = _pick(at)
@@ -93,6 +96,7 @@ def test_a_link_to_a_chat_opens_it(data: Path) -> None:
     assert "First chat here" in str(linked.chat_message[0].markdown[0].value)
 
 
+@pytest.mark.slow
 def test_renaming_searching_trashing_and_restoring(data: Path) -> None:
     at = _chat(_app(), "The Kestrel invoice is overdue")
     thread = _pick(at)
@@ -122,6 +126,7 @@ def test_renaming_searching_trashing_and_restoring(data: Path) -> None:
     assert "Kestrel invoice" in str(at.chat_message[0].markdown[0].value)
 
 
+@pytest.mark.slow
 def test_the_same_message_is_answered_with_and_without_memory(data: Path) -> None:
     at = _chat(_app(), "My favourite tea is genmaicha.")
     _wait_for_memory_work(data)
@@ -136,6 +141,7 @@ def test_the_same_message_is_answered_with_and_without_memory(data: Path) -> Non
     assert [m.name for m in at.chat_message] == ["user", "assistant"] * 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("title", ["", "x" * 81])
 def test_bad_titles_keep_the_old_title(data: Path, title: str) -> None:
     at = _chat(_app(), "Plan the garden")

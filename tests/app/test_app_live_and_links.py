@@ -42,6 +42,7 @@ def _chat(at: AppTest, text: str, data: Path) -> AppTest:
     return at
 
 
+@pytest.mark.slow
 def test_the_demo_source_leads_the_context_and_replaces_memory(data: Path) -> None:
     at = _chat(_app(), "Remember that my open items are invoice INV-1.", data)
     at.text_input(key="context_query").set_value("what are my open items?").run()
@@ -70,6 +71,7 @@ def _block(at: AppTest, kind: str) -> str:
     )
 
 
+@pytest.mark.slow
 def test_two_facts_are_linked_in_the_facts_tab(data: Path) -> None:
     at = _chat(_app(), "Remember that my favourite drink is tea.", data)
     at = _chat(at, "Remember that my home city is Oslo.", data)

@@ -120,6 +120,7 @@ def test_a_message_updates_window_and_facts_with_undoable_status_lines(
     assert len([b for b in at.button if b.label == "Undo"]) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["   ", "\n\t"])
 def test_an_empty_message_is_refused_and_the_chat_survives(
     data: Path, text: str
@@ -146,6 +147,7 @@ def test_a_huge_paste_is_refused_with_the_limit_and_nothing_is_stored(
     assert len(at.chat_message) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("url", "says"),
     [
@@ -172,6 +174,7 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_an_unreachable_llm_server_falls_back_visibly(data: Path) -> None:
     at = _app()
     at.radio(key="brain").set_value("OpenAI-compatible server").run()
@@ -195,6 +198,7 @@ def test_an_invalid_recipe_parameter_is_named(data: Path) -> None:
 # --- tenants --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_tabs_on_different_tenants_never_see_each_others_memory(
     data: Path,
 ) -> None:
@@ -220,6 +224,7 @@ def test_a_blank_tenant_is_refused(data: Path) -> None:
 # --- time and replay -----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_advancing_a_day_fires_trigger_c_and_makes_an_episode(data: Path) -> None:
     start_app_mid_morning(data)
     at = _chat(_app(), "Hi! My name is Lena Berg and I live in Oslo.")
@@ -234,6 +239,7 @@ def test_advancing_a_day_fires_trigger_c_and_makes_an_episode(data: Path) -> Non
     assert any("By trigger: C" in c for c in _texts(at.caption))
 
 
+@pytest.mark.slow
 def test_the_clock_offset_survives_a_new_session(data: Path) -> None:
     at = _app()
     at.button(key="adv_1 week").click().run()
@@ -241,6 +247,7 @@ def test_the_clock_offset_survives_a_new_session(data: Path) -> None:
     assert any("7 d 0 h ahead" in c for c in _texts(again.sidebar.caption))
 
 
+@pytest.mark.slow
 def test_replay_steps_and_jumps_to_a_turn(data: Path) -> None:
     at = _app()
     at.button(key="replay_next").click().run()
@@ -259,6 +266,7 @@ def test_replay_steps_and_jumps_to_a_turn(data: Path) -> None:
     assert _metric(at, "Turns in transcript") == 44
 
 
+@pytest.mark.slow
 def test_a_stale_open_item_is_offered_as_a_prompt_that_sends_itself(
     data: Path,
 ) -> None:
@@ -393,6 +401,7 @@ def _statuses(at: AppTest) -> dict[str, str]:
     return dict(zip(table["value"], table["status"], strict=True))
 
 
+@pytest.mark.slow
 def test_the_facts_tab_forgets_confirms_and_restores(data: Path) -> None:
     at = _after_memory_work(_chat(_app(), "I live in Oslo."), data)
     box = at.selectbox(key="fact_pick")

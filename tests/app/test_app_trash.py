@@ -62,6 +62,7 @@ def test_a_deleted_fact_leaves_memory_and_comes_back_from_the_trash(
     assert _no_trash_table(at)
 
 
+@pytest.mark.slow
 def test_a_deleted_episode_leaves_the_tier_and_can_be_restored(data: Path) -> None:
     start_app_mid_morning(data)
     at = _chat(_app(), "Hi! My name is Lena Berg and I live in Oslo.")
@@ -131,6 +132,7 @@ def test_a_bad_retention_policy_is_named_on_the_page(data: Path, monkeypatch) ->
     ), _texts(at.error)
 
 
+@pytest.mark.slow
 def test_forget_me_asks_first_then_deletes_everything_of_the_tenant(
     data: Path,
 ) -> None:

@@ -203,6 +203,7 @@ def test_choosing_d_in_the_sidebar_puts_it_in_the_engines_recipe(built: list) ->
     assert built[-1].config.recipe.name == "A+C"
 
 
+@pytest.mark.slow
 def test_a_registered_trigger_is_offered_and_its_widgets_reach_the_engine(
     built: list, plugin: str
 ) -> None:

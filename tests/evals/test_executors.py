@@ -34,6 +34,7 @@ def test_local_is_the_default_and_ray_takes_an_address():
     )
 
 
+@pytest.mark.slow
 def test_pool_workers_share_the_cores_among_their_blas_threads():
     # A BLAS pool per worker as large as the machine, a worker per core: the
     # pools fight for the cores. Each worker gets its share instead.

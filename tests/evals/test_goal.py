@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+import pytest
 from memlab_evals.reports.goal import against_retrieval, best_of, paired_difference
 
 
@@ -89,6 +90,7 @@ def test_the_main_job_goal_table_and_plot_come_from_the_stored_runs(tmp_path):
     assert (tmp_path / "main-goal.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_the_main_job_writes_each_run_and_the_goal_across_them(
     tmp_path, monkeypatch, capsys
 ):

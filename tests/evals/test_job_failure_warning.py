@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from memlab_evals.running.log import RunLog
 
 from memlab_cli.main import main
@@ -23,6 +24,7 @@ def _eval(out):
     )
 
 
+@pytest.mark.slow
 def test_a_recipe_whose_extraction_always_raises_is_reported(
     tmp_path, monkeypatch, capsys
 ):
@@ -45,6 +47,7 @@ def test_a_recipe_whose_extraction_always_raises_is_reported(
     assert run.events[0]["stage"] == "memory job"
 
 
+@pytest.mark.slow
 def test_a_healthy_recipe_warns_of_nothing(tmp_path, capsys):
     assert _eval(tmp_path) == 0
     assert "warning" not in capsys.readouterr().err

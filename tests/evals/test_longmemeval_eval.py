@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from memlab_datasets import load_dataset
 from memlab_evals import cli
 from memlab_evals.running.log import RunLog
@@ -24,6 +25,7 @@ def test_load_dataset_names_longmemeval_through_the_registry():
     assert len(data.conversations) == len(RAW)
 
 
+@pytest.mark.slow
 def test_eval_on_longmemeval_reports_evidence_recall(tmp_path):
     parser = argparse.ArgumentParser(prog="memory-lab")
     cli.register_eval(parser.add_subparsers(dest="command", required=True))

@@ -26,6 +26,7 @@ def run_dir(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["evidence_recall", "answer_recall"])
 def test_the_probes_average_to_the_summarys_all_rows(run_dir: Path, metric: str):
     probes = read_probe_scores(run_dir / NAME)

@@ -15,6 +15,7 @@ def _no_llm(monkeypatch):
     monkeypatch.delenv("MEMORY_LAB_JUDGE_BASE_URL", raising=False)
 
 
+@pytest.mark.slow
 def test_dataset_has_one_sample_per_probe_with_references():
     dataset = to_evaluation_dataset(make_log(), "full")
     assert os.environ["RAGAS_DO_NOT_TRACK"] == "true"
@@ -47,6 +48,7 @@ def test_offline_id_recall_credits_contexts_that_carry_the_evidence_turn():
         assert not frame["non_llm_context_recall"].isna().all()
 
 
+@pytest.mark.slow
 def test_eval_ragas_columns_come_from_each_probe():
     from memlab_evals.judging.ragas_bridge import with_ragas
     from memlab_evals.reports.aggregate import summarize

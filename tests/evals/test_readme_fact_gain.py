@@ -245,6 +245,7 @@ def test_the_page_block_is_the_committed_files():
     assert BLOCK.search(text).group(1) == fact_gain.fact_gain_block(ROOT)
 
 
+@pytest.mark.slow
 def test_a_changed_probe_score_makes_the_page_stale(tmp_path: Path):
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")

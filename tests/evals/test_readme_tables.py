@@ -48,6 +48,7 @@ def test_every_block_in_the_registry_is_on_a_page():
         assert f"<!-- {name}:begin -->" in text and f"<!-- {name}:end -->" in text
 
 
+@pytest.mark.slow
 def test_a_stale_docs_page_fails_the_check(tmp_path: Path):
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
@@ -763,6 +764,7 @@ CHANGES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("change", sorted(CHANGES))
 def test_a_changed_result_file_makes_the_readme_stale(repo_copy: Path, change: str):
     edit, shown = CHANGES[change]

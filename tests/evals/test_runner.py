@@ -144,6 +144,7 @@ def test_no_systems_retrieval_time_holds_a_question_embedding(monkeypatch):
     """The questions are embedded once, before the first turn, for every system."""
     from memlab_evals.running import runner
     from memlab_evals.systems import make_system
+
     from memory_lab import embeddings
     from memory_lab.embeddings import CachingEmbedder
 
@@ -268,6 +269,7 @@ def eval_dir(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_eval_writes_the_three_files_with_the_contract_columns(eval_dir):
     for name in ("run.json", "summary.csv", "report.md"):
         assert (eval_dir / name).stat().st_size > 0
@@ -284,6 +286,7 @@ def test_eval_writes_the_three_files_with_the_contract_columns(eval_dir):
     assert full["compression_ratio"].iloc[0] == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_score_reproduces_the_summary_without_rerunning(eval_dir, capsys):
     before = (eval_dir / "summary.csv").read_text()
     run_json = (eval_dir / "run.json").read_bytes()
@@ -296,6 +299,7 @@ def test_score_reproduces_the_summary_without_rerunning(eval_dir, capsys):
     assert "full" in capsys.readouterr().out  # the table is printed
 
 
+@pytest.mark.slow
 def test_gate_fails_on_a_planted_regression(eval_dir, tmp_path, capsys):
     thresholds = tmp_path / "gate.json"
     thresholds.write_text(
@@ -356,6 +360,7 @@ def test_corrections_need_a_locomo_dataset(tmp_path):
         )
 
 
+@pytest.mark.slow
 def test_main_job_writes_a_run_per_dataset(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no ../shared/... here: synthetic only
     monkeypatch.delenv("MEMORY_LAB_LOCOMO", raising=False)

@@ -8,6 +8,7 @@ memlab_evals.running.statement_set --verbose` prints every case.
 
 from __future__ import annotations
 
+import pytest
 from memlab_evals.running.statement_set import load_cases, score_statements
 
 RECALL_FLOOR = 0.28
@@ -15,6 +16,7 @@ PRECISION_FLOOR = 0.45
 MAX_FORBIDDEN = 3
 
 
+@pytest.mark.slow
 def test_the_parser_brain_stores_what_ordinary_sentences_state() -> None:
     score = score_statements("parse")
     assert len(score.cases) == len(load_cases()) >= 80

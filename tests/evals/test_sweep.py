@@ -77,6 +77,7 @@ def test_recipe_columns_hold_effective_parameters() -> None:
     assert all(base[c] is None for c in param_columns())
 
 
+@pytest.mark.slow
 def test_sweep_has_one_row_per_system_in_grid_then_baseline_order(swept) -> None:
     assert list(swept["system"]) == grid_systems(GRID) + ["full", "window"]
     assert set(swept["category"]) == {"all"}
@@ -97,6 +98,7 @@ def test_sweep_numbers_are_sane(swept) -> None:
     assert math.isnan(full["hallucinated_memory_rate"])
 
 
+@pytest.mark.slow
 def test_sweep_is_deterministic(swept) -> None:
     again = sweep(TINY, GRID, budget=300, baselines=("full", "window"))
     pd.testing.assert_frame_equal(swept, again)
@@ -112,6 +114,7 @@ def test_sweep_keeps_categories_when_asked() -> None:
     assert {"answer_recall_ci_low", "answer_recall_ci_high"} <= set(table.columns)
 
 
+@pytest.mark.slow
 def test_growth_full_grows_while_budgeted_systems_stay_under_budget() -> None:
     conv = load_dataset(TINY).conversations[0]
     table = growth(
@@ -155,6 +158,7 @@ points = st.lists(
 )
 
 
+@pytest.mark.slow
 @given(points)
 def test_frontier_rows_are_undominated_and_dominate_the_rest(pts) -> None:
     table = pd.DataFrame(pts, columns=["answer_recall", "compression_ratio"])

@@ -180,6 +180,7 @@ def test_budgeted_baselines_never_exceed_the_budget(contents, budget, question, 
     assert ctx.tokens == default_counter().count(ctx.text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["A", "B(b_high_water=200,b_low_water=100)", "C"])
 def test_memory_recipes_respect_the_budget_on_a_real_data_folder(name, tmp_path):
     turns = conversation(40, rare_at=5)

@@ -193,6 +193,7 @@ def test_a_recipe_reports_its_waits_reads_and_prefix_changes(tmp_path: Path):
         system.close()
 
 
+@pytest.mark.slow
 def test_eval_runs_a_plugin_trigger_in_worker_processes(tmp_path: Path):
     (tmp_path / "half_window.py").write_text(
         textwrap.dedent(
@@ -266,6 +267,7 @@ def test_a_recipe_spec_with_an_unprefixed_parameter_is_d_with_it():
     assert recipe("D(threshold=0.35)").params_of("D").threshold == 0.35
 
 
+@pytest.mark.slow
 def test_the_triggers_command_writes_one_table_over_datasets_and_budgets(
     tmp_path: Path,
 ):

@@ -70,6 +70,7 @@ def _tool_messages(body: dict) -> list[dict]:
     return [m for m in body["messages"] if m.get("role") == "tool"]
 
 
+@pytest.mark.slow
 def test_save_recall_and_forget_through_the_models_tool_calls(script, openai_server):
     engine = _engine(openai_server)
     try:

@@ -191,6 +191,7 @@ def test_a_postgres_url_is_a_location(postgres_url, tmp_path):
         memory.purge("pg-ada", requested_by="test")
 
 
+@pytest.mark.slow
 def test_replay_into_a_folder_is_what_export_reads(tmp_path, capsys):
     folder = tmp_path / "data"
     assert main(["replay", "--recipe", "A", "--json", "--data", str(folder)]) == 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from memory_lab.clock import ManualClock
 from memory_lab.engine import MemoryEngine
 from memory_lab.owner.disk import files_holding
@@ -22,6 +24,7 @@ def _open(data: Path, at: datetime) -> MemoryEngine:
     return MemoryEngine(data, clock=ManualClock(at), trash_keep=KEEP)
 
 
+@pytest.mark.slow
 def test_a_trashed_chat_is_restorable_in_its_window_and_gone_after(
     tmp_path: Path,
 ) -> None:

@@ -74,6 +74,7 @@ def server():
         yield running
 
 
+@pytest.mark.slow
 def test_answers_and_verdicts_fill_the_new_columns(server, tmp_path):
     log, rows, out = run(server, tmp_path, "first")
     assert set(LLM_COLUMNS) <= set(rows["A"])
@@ -107,6 +108,7 @@ def test_answers_and_verdicts_fill_the_new_columns(server, tmp_path):
     assert "served from the cache" in report
 
 
+@pytest.mark.slow
 def test_a_second_identical_run_sends_nothing(server, tmp_path):
     run(server, tmp_path, "first")
     sent = len(server.requests)
@@ -125,6 +127,7 @@ def test_a_second_identical_run_sends_nothing(server, tmp_path):
     assert len(server.requests) - sent == records
 
 
+@pytest.mark.slow
 def test_failures_are_marked_and_counted_never_dropped(server, tmp_path):
     first = evaluate(DATASET, "none", 600, progress=False)
     doomed = first.probes[0].question
@@ -152,6 +155,7 @@ def test_failures_are_marked_and_counted_never_dropped(server, tmp_path):
     assert fine and all(p.model_answer.text for p in fine)
 
 
+@pytest.mark.slow
 def test_in_flight_requests_never_exceed_max_connections(server, tmp_path):
     lock = threading.Lock()
     state = {"now": 0, "peak": 0}
@@ -187,6 +191,7 @@ def test_the_gate_bounds_coroutines_and_reports_its_peak():
         Gate(0)
 
 
+@pytest.mark.slow
 def test_without_answers_the_columns_are_present_and_unscored(tmp_path):
     log = evaluate(DATASET, SYSTEMS, 600, progress=False)
     publish(log, tmp_path)
@@ -199,6 +204,7 @@ def test_without_answers_the_columns_are_present_and_unscored(tmp_path):
     assert not math.isnan(float(rows[-1]["evidence_recall"]))
 
 
+@pytest.mark.slow
 def test_j_comes_with_its_judge_checked_first(server, tmp_path):
     """A judge that calls everything CORRECT is marked unreliable beside its J."""
     log, rows, out = run(server, tmp_path, "checked", judge_check_per_kind=2)

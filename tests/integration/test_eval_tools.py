@@ -60,6 +60,7 @@ def _eval(out, *extra: str) -> int:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_tools_system_runs_beside_its_recipe_under_its_own_name(env):
     with FakeOpenAIServer(saving) as server:
         code = _eval(

@@ -70,6 +70,7 @@ def _context(engine: MemoryEngine) -> str:
     return "\n".join(b.text for b in bundle.blocks)
 
 
+@pytest.mark.slow
 def test_a_trashed_episode_and_fact_leave_every_read_and_come_back_whole(
     data: Path,
 ) -> None:
@@ -103,6 +104,7 @@ def test_a_trashed_episode_and_fact_leave_every_read_and_come_back_whole(
         assert SECRET in _context(engine)
 
 
+@pytest.mark.slow
 def test_past_its_window_the_trash_is_purged_by_the_next_open(data: Path) -> None:
     with _open(data, T0 + timedelta(days=3)) as engine:
         episode, fact = _secret_episode(engine), _secret_fact(engine)
@@ -137,6 +139,7 @@ def test_past_its_window_the_trash_is_purged_by_the_next_open(data: Path) -> Non
     assert all(SECRET not in repr(s) for s in stones)
 
 
+@pytest.mark.slow
 def test_a_fact_undone_out_of_the_trash_is_not_purged(data: Path) -> None:
     with _open(data, T0 + timedelta(days=3)) as engine:
         fact = _secret_fact(engine)
@@ -169,6 +172,7 @@ def test_bad_trash_requests_name_the_problem_and_change_nothing(data: Path) -> N
         assert after["episodes"] == before["episodes"]
 
 
+@pytest.mark.slow
 def test_purge_by_episode_from_the_command_line(data: Path) -> None:
     with _open(data, T0 + timedelta(days=3)) as engine:
         episode = _secret_episode(engine)
@@ -189,6 +193,7 @@ def test_purge_by_episode_from_the_command_line(data: Path) -> None:
     assert files_holding(data, SECRET) == []
 
 
+@pytest.mark.slow
 def test_a_purge_takes_the_trash_rows_that_quote_what_it_removed(data: Path) -> None:
     with _open(data, T0 + timedelta(days=3)) as engine:
         engine.trash.trash_fact(TENANT, _secret_fact(engine))
@@ -206,6 +211,7 @@ def test_a_purge_takes_the_trash_rows_that_quote_what_it_removed(data: Path) -> 
         assert engine.trash.items(TENANT) == []
 
 
+@pytest.mark.slow
 def test_export_and_import_carry_the_trash(data: Path, tmp_path: Path) -> None:
     with _open(data, T0 + timedelta(days=3)) as engine:
         engine.trash.trash_episode(TENANT, _secret_episode(engine))

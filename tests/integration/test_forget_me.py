@@ -51,6 +51,7 @@ def _fill(engine: MemoryEngine, ana: str = "ana", bo: str = "bo") -> None:
     engine.flush()
 
 
+@pytest.mark.slow
 def test_forget_me_leaves_no_byte_and_keeps_the_other_tenant(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with MemoryEngine(data, clock=ManualClock(T0 + timedelta(hours=2))) as engine:
@@ -100,6 +101,7 @@ def _tables_holding(engine: MemoryEngine, text: str) -> list[str]:
         ]
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("servers")
 def test_forget_me_on_postgres_leaves_no_row_holding_it(postgres_url) -> None:
     spec = StoreSpec(store=postgres_url, namespace=f"fm_{uuid.uuid4().hex[:12]}")
@@ -126,6 +128,7 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     return memory_lab_cli(*args, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("servers")
 def test_purge_on_servers_killed_midway_is_finished_by_the_next_purge(
     postgres_url, chroma_url, tmp_path: Path

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from memory_lab import Memory
 from memory_lab.clock import ManualClock
 from memory_lab.config import FactConfig, GatherConfig, MemoryConfig
@@ -103,6 +105,7 @@ class _Counting:
         return self.inner.embed(texts)
 
 
+@pytest.mark.slow
 def test_on_a_tenant_of_ten_thousand_facts_a_line_embeds_a_bounded_pool() -> None:
     """The cost on a large tenant: the named subject's rows are read once per
     change of the tenant's facts, and at most `max_pool` of them are embedded.

@@ -137,6 +137,7 @@ def test_the_synthetic_set_has_every_kind_and_is_deterministic(items):
     assert calibration_set(DATASET, seed=1, per_kind=PER_KIND) != items
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo development split absent")
 def test_the_locomo_set_has_every_kind_and_is_deterministic():
     first = calibration_set(str(LOCOMO), seed=3, per_kind=10)

@@ -555,6 +555,7 @@ def test_from_conn_string_opens_and_closes_the_memory(location, who):
         memory.items.get(who("alice"), ("notes",), "k")
 
 
+@pytest.mark.slow
 def test_many_random_writes_read_as_the_in_memory_store_reads(tmp_path):
     """Updates, deletes and re-puts fold into the cached ranking (and its
     rebuilds once dead slots pile up) exactly as a fresh read would see them."""

@@ -104,6 +104,7 @@ def _listing(folder: Path) -> dict[str, str]:
     }
 
 
+@pytest.mark.slow
 def test_purge_by_chat_leaves_no_byte_of_it_and_keeps_the_rest(data, cache):
     # Both databases hold it; Chroma may also have left its bytes in an HNSW
     # file's unused space, which is what the purge's disk tier zeroes.
@@ -141,6 +142,7 @@ def test_purge_by_chat_leaves_no_byte_of_it_and_keeps_the_rest(data, cache):
         engine.close()
 
 
+@pytest.mark.slow
 def test_killed_purge_is_finished_by_the_next_open(data, cache):
     killed = _cli(
         "purge",

@@ -38,6 +38,7 @@ def test_the_environment_alone_selects_the_llm_brain_for_replay(env, capsys):
     assert {"window", "episodes", "facts", "events"} <= set(snapshot)
 
 
+@pytest.mark.slow
 def test_brain_rule_overrides_the_environment(env, capsys):
     assert main(["replay", "--json", "--brain", "rule"]) == 0
     snapshot = json.loads(capsys.readouterr().out)
@@ -46,6 +47,7 @@ def test_brain_rule_overrides_the_environment(env, capsys):
     assert env.requests == []
 
 
+@pytest.mark.slow
 def test_several_recipes_print_one_document_per_line(monkeypatch, capsys):
     for name in list(os.environ):
         if name.startswith("MEMORY_LAB_"):

@@ -67,6 +67,7 @@ def _retained(engine: MemoryEngine) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 def test_raw_turns_past_their_age_go_and_their_summaries_stay(data: Path) -> None:
     now = T0 + timedelta(days=25)
     config = _policy(raw_turns_days=12)
@@ -105,6 +106,7 @@ def test_raw_turns_past_their_age_go_and_their_summaries_stay(data: Path) -> Non
         assert len(_retained(engine)) == 2
 
 
+@pytest.mark.slow
 def test_old_episodes_and_facts_go_and_the_files_forget_them(data: Path) -> None:
     with MemoryEngine(data, clock=ManualClock(T0)) as engine:
         [secret] = [f for f in engine.facts.active(TENANT) if SECRET in f.value]

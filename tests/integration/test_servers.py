@@ -36,6 +36,7 @@ def _same_memory(server: dict, local: dict) -> None:
     assert server == local
 
 
+@pytest.mark.slow
 @SERVER
 def test_replay_with_episodes_on_a_chroma_server_matches_local(
     chroma_url, capsys, local_replay
@@ -44,6 +45,7 @@ def test_replay_with_episodes_on_a_chroma_server_matches_local(
     _same_memory(server, local_replay)
 
 
+@pytest.mark.slow
 @SERVER
 def test_the_environment_selects_the_episode_server_too(
     chroma_url, capsys, local_replay, monkeypatch
@@ -52,6 +54,7 @@ def test_the_environment_selects_the_episode_server_too(
     _same_memory(_replay(capsys), local_replay)
 
 
+@pytest.mark.slow
 @SERVER
 def test_replay_with_the_store_on_postgres_matches_local(
     postgres_url, capsys, local_replay
@@ -59,6 +62,7 @@ def test_replay_with_the_store_on_postgres_matches_local(
     _same_memory(_replay(capsys, "--store", postgres_url), local_replay)
 
 
+@pytest.mark.slow
 @SERVER
 def test_replay_with_everything_on_servers_matches_local(
     postgres_url, chroma_url, capsys, local_replay

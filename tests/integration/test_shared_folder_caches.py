@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memlab_cli.conversation_io import Replayable, builtin
 from memory_lab import MemoryConfig, recipe
 from memory_lab.clock import ManualClock
@@ -26,6 +28,7 @@ def _memory(path: Path, clock: ManualClock) -> FactMemory:
     return FactMemory(SqlFactStore(db), SqlEventLog(db), clock, FactConfig())
 
 
+@pytest.mark.slow
 def test_a_cached_read_sees_a_write_made_through_another_connection(
     tmp_path: Path,
 ) -> None:

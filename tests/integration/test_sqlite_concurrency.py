@@ -7,6 +7,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from memory_lab.stores import (
     SqlEventLog,
     SqlFactStore,
@@ -118,6 +120,7 @@ def test_two_processes_lose_and_double_nothing(tmp_path):
     _check(path, ["p0", "p1", "parent"])
 
 
+@pytest.mark.slow
 def test_fact_updates_from_threads_keep_every_row(tmp_path):
     path = tmp_path / "memory.sqlite3"
     SqlFactStore(path).insert(TENANT, _fact("f1", 0.5))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ class ReferenceTimeline:
         return sorted(v for a, u, v in known[-1] if a <= at < u)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(operations)
 def test_as_of_queries_agree_with_the_reference(ops):

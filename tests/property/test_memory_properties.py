@@ -3,6 +3,7 @@ value per key, supersession chains end, re-saving is idempotent, tenants are apa
 
 from datetime import timedelta
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def conversations(draw):
     return out
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(
     conv=conversations(),

@@ -39,6 +39,7 @@ PIECES = st.sampled_from(
 LINES = st.lists(st.lists(PIECES, max_size=10).map("".join), min_size=1, max_size=8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
 def test_lines_counted_one_by_one_are_the_joined_texts_count(encoding: str) -> None:
     counter = TiktokenCounter(encoding)
@@ -53,6 +54,7 @@ def test_lines_counted_one_by_one_are_the_joined_texts_count(encoding: str) -> N
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
 def test_a_long_text_counted_by_its_lines_has_its_encoded_count(encoding: str) -> None:
     # Every text with a newline takes the by-lines path here (longest_kept=1).

@@ -60,6 +60,7 @@ def check_tenant(engine: MemoryEngine, tenant: str, expected: list[str]) -> None
         )
 
 
+@pytest.mark.slow
 def test_threads_ingest_and_write_facts_into_one_folder(tmp_path):
     engine = MemoryEngine(tmp_path, config=CONFIG, clock=ManualClock(T0))
     tenants = [f"t{k}" for k in range(4)]
@@ -168,6 +169,7 @@ def _open_stores(folders: list[str], barrier) -> None:
         ChromaEpisodeStore(folder, embedder).close()
 
 
+@pytest.mark.slow
 def test_processes_opening_one_fresh_chroma_folder_together_all_succeed(tmp_path):
     # Unserialised, about one child in twenty failed Chroma's schema migration
     # ("table collections already exists") when several opened a new folder.

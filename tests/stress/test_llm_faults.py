@@ -101,6 +101,7 @@ def _kinds(engine: MemoryEngine) -> list[str]:
     return [e.kind for e in engine.events.events("t1")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "fault",
     [timeout(2.0), HTTP_500, MALFORMED, MALFORMED_BODY, WRONG_SHAPE],
@@ -191,6 +192,7 @@ LONG_TURNS = [
 ]
 
 
+@pytest.mark.slow
 def test_condense_falls_back_under_the_real_tenant_with_the_endpoint_down():
     # Nothing listens on this port: every call fails at once. A summary budget
     # this small makes the running summary overflow, so `condense` runs.

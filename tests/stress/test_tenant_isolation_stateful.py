@@ -8,6 +8,7 @@ read, including the assembled context.
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -123,7 +124,7 @@ TenantIsolation.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-test_tenant_isolation = TenantIsolation.TestCase
+test_tenant_isolation = pytest.mark.slow(TenantIsolation.TestCase)
 
 
 def test_a_key_set_back_at_the_same_instant_is_stored():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
@@ -13,6 +14,7 @@ WORDS = st.sampled_from(["tea", "paris", "nurse", "dog", "melanie", "run", "x1",
 DOCS = st.lists(st.lists(WORDS, min_size=1, max_size=8), min_size=1, max_size=30)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     docs=DOCS,

@@ -33,6 +33,7 @@ def _say(engine: MemoryEngine, thread: str, text: str) -> None:
     engine.clock.advance(timedelta(minutes=1))
 
 
+@pytest.mark.slow
 def test_a_chat_takes_its_title_from_its_first_question(engine) -> None:
     chat = engine.chats.create("ana", engine.clock.now())
     assert chat.title == "New chat" and chat.titled_by == "none"
@@ -59,6 +60,7 @@ def test_chats_list_newest_first_and_keep_apart_by_tenant(engine) -> None:
     assert engine.chats.get("ana", first.thread).title == "New chat"
 
 
+@pytest.mark.slow
 def test_threads_from_before_the_catalog_are_listed_by_their_first_turn(
     engine,
 ) -> None:

@@ -123,6 +123,7 @@ def test_bad_numbers_in_the_environment_fail_naming_the_variable(monkeypatch):
         Settings()
 
 
+@pytest.mark.slow
 def test_no_other_module_reads_memory_lab_variables():
     """Only memlab_cli/settings.py reads a MEMORY_LAB_ variable from the environment."""
     folders = ("memory_lab", "memlab_cli", "evals", "benchmarks", "app_ui")

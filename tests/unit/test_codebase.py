@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 OTHERS = (
     "memlab_cli",
@@ -38,6 +40,7 @@ def test_ruff_reports_nothing():
     assert done.returncode == 0, done.stdout[-3000:]
 
 
+@pytest.mark.slow
 def test_mypy_reports_nothing():
     """The library type-checks at mypy's default strictness ([tool.mypy])."""
     done = subprocess.run(

@@ -135,6 +135,7 @@ def test_plugin_module_makes_its_data_set_nameable(toy_plugin, capsys):
     assert data.conversations[0].turns[1].content == "the fern"
 
 
+@pytest.mark.slow
 def test_eval_plugin_flag_registers_the_data_set_before_loading(
     toy_plugin, tmp_path, capsys, monkeypatch
 ):

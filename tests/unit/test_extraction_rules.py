@@ -507,6 +507,7 @@ FRAMES = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     template=TEMPLATES,
@@ -542,6 +543,7 @@ def test_arbitrary_text_never_breaks_the_span_guarantee(text):
         assert cand.evidence in text
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(TEMPLATES, OBJECTS, NAMES), min_size=1, max_size=6))
 def test_extraction_is_deterministic(parts):

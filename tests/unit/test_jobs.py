@@ -87,6 +87,7 @@ def test_a_fired_trigger_is_not_asked_again_while_its_compression_is_pending():
     engine.close()
 
 
+@pytest.mark.slow
 def test_reads_see_each_turn_exactly_once_while_the_worker_runs(tmp_path):
     engine = _engine(tmp_path)
     seen_bad = []

@@ -7,6 +7,7 @@ fresh one, whether the text is short (kept), long (counted afresh) or repeated.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ TEXTS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @given(st.lists(TEXTS, min_size=1, max_size=8))
 def test_a_kept_count_is_the_fresh_count(texts):
     counter = default_counter()

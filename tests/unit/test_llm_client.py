@@ -100,6 +100,7 @@ def make_client(
 # -- cache ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_cache_hit_sends_no_request(server, cache):
     client = make_client(server, cache)
     first = client.complete(HELLO, max_tokens=20)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -14,6 +16,7 @@ def test_datasets_folder_is_not_a_package():
     assert not (ROOT / "datasets" / "__init__.py").exists()
 
 
+@pytest.mark.slow
 def test_import_datasets_with_repo_root_first_is_hugging_face():
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); "

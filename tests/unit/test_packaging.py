@@ -176,6 +176,7 @@ def _extra_for(module: str, where: str) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_every_third_party_import_is_a_declared_dependency():
     core, extras = _declared()
     assert set(EXTRA_OF_MODULE.values()) | set(EXTRA_OF_FILE.values()) <= set(extras), (
@@ -230,6 +231,7 @@ sys.meta_path.insert(0, Block())
 """
 
 
+@pytest.mark.slow
 def test_the_cli_and_the_engine_import_without_any_extra():
     # `pip install memory-lab` has no extra: a module-level import of one would
     # break every command, not just the feature that needs it.

@@ -13,6 +13,7 @@ from memory_lab.types import Episode
 from tests.helpers import msg
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("m", [1, 7, 50, 400])
 def test_the_first_of_a_lexsort_match_the_full_sort_with_many_ties(seed, m):

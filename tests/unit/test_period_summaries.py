@@ -25,6 +25,7 @@ def _replay(spec: str, data_dir=None) -> MemoryEngine:
     return engine
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["A", "B", "C"])
 def test_every_finished_day_and_week_is_summarised_under_every_recipe(spec):
     engine = _replay(spec)

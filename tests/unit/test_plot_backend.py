@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_the_report_modules_do_not_switch_the_backend_on_import():
     code = (
         "import matplotlib; matplotlib.use('pdf'); "

@@ -224,6 +224,7 @@ def conversation(pairs: list[tuple[str, str]], named: bool) -> list[Message]:
     return turns(*pairs, speakers=speakers)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None)
 @given(
     pairs=st.lists(TURN, min_size=1, max_size=12),

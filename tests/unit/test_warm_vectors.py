@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from memory_lab import ManualClock, MemoryEngine
 from memory_lab.embeddings import CachingEmbedder
 from memory_lab.jobs.worker import MemoryWorker
@@ -39,6 +41,7 @@ def _talk(engine: MemoryEngine, turns: int) -> None:
         engine.ingest("t1", [msg(i, SAID[i % len(SAID)], minutes=i)])
 
 
+@pytest.mark.slow
 def test_a_question_after_flush_embeds_nothing_but_itself(tmp_path):
     engine, embedder = _engine(tmp_path)
     with engine:
