@@ -105,9 +105,16 @@ def test_an_engine_searches_turns_another_engine_on_its_folder_compressed(
         turn = second.transcript.messages(
             tenant, later[0].thread, first_seq=later[0].first_seq
         )[0]
-        found = first.deps.excerpts.search(
-            first.transcript, first.episodes, tenant, turn.content, [], dense_bonus=0
-        )
+        # As a question does: a read of the stores, then the index's lock.
+        with first.jobs.db.read():
+            found = first.deps.excerpts.search(
+                first.transcript,
+                first.episodes,
+                tenant,
+                turn.content,
+                [],
+                dense_bonus=0,
+            )
         assert turn.id in [m.id for m, _ in found]
     finally:
         first.close()
