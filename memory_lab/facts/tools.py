@@ -29,10 +29,25 @@ from memory_lab.types import ContextBundle, FactCandidate
 class ToolHost(Protocol):
     """What the tools work on: an engine's facts, clock, settings and context."""
 
-    facts: FactMemory
-    clock: Clock
-    config: MemoryConfig
-    brain: Brain
+    @property
+    def facts(self) -> FactMemory:
+        """The tenant's facts, written and read by the tools."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """Stamps a saved fact's turn id."""
+        ...
+
+    @property
+    def config(self) -> MemoryConfig:
+        """The confidence floor `recall` reads."""
+        ...
+
+    @property
+    def brain(self) -> Brain:
+        """The replying brain: tools are offered only to one that takes them."""
+        ...
 
     def assemble(self, tenant: str, query: str) -> ContextBundle:
         """The context for `query`."""

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from memory_lab.errors import require_tenant
 from memory_lab.jobs.ledger import JobLedger
+from memory_lab.stores import sql_erase
 from memory_lab.stores.base import EpisodeStore
 from memory_lab.types import Episode
 from memory_lab.window.rebuilt import rebuilt_summary
@@ -146,6 +147,25 @@ class CommittedEpisodeStore:
         if added:
             self._search_at.cache_clear()
         return added
+
+    def remove(self, tenant: str, ids: Sequence[str]) -> int:
+        """Delete committed episodes for good, from the ledger and the index.
+
+        Returns how many the ledger held. (A purge rewrites more than this, so
+        its tiers remove the rows and the index records themselves.)
+        """
+        tenant = require_tenant(tenant)
+        held = sorted(e.id for e in self.ledger.episodes(tenant, ids))
+        with self.ledger.db.write() as conn:
+            sql_erase.delete_rows(conn, "episodes", tenant, held)
+        self.index.remove(tenant, ids)
+        self._search_at.cache_clear()
+        return len(held)
+
+    def drop(self, tenant: str) -> None:
+        """Delete every committed episode of the tenant, and all its index records."""
+        self.remove(tenant, [e.id for e in self.ledger.episodes(tenant)])
+        self.index.drop(tenant)
 
     def close(self) -> None:
         """Release the index."""

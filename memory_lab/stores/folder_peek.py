@@ -125,7 +125,7 @@ def trashed_rows(database: Path) -> list[TrashedRow]:
                 "SELECT tenant, 'chat', thread, trashed_at FROM chats"
                 " WHERE trashed_at IS NOT NULL ORDER BY tenant, thread"
             ).fetchall()
-    return [tuple(r) for r in items] + [tuple(r) for r in chats]  # type: ignore[misc]
+    return [(r[0], r[1], r[2], r[3]) for r in [*items, *chats]]
 
 
 def fact_status(database: Path, tenant: str, fact_id: str) -> str | None:

@@ -10,11 +10,13 @@ import pytest
 
 from memory_lab.embeddings import default_embedder
 from memory_lab.graph.deps import Deps
+from memory_lab.jobs.committed import CommittedEpisodeStore
 from memory_lab.memory_parts import NoMemoryError, open_parts
 from memory_lab.owner.open_stores import OpenStores
 from memory_lab.stores import InMemoryTranscriptStore
 from memory_lab.stores.locations import StoreSpec
-from tests.helpers import msg
+from memory_lab.types import Episode
+from tests.helpers import T0, msg
 
 OWNER = Path(__file__).resolve().parents[2] / "memory_lab" / "owner"
 SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|PRAGMA)\b")
@@ -70,3 +72,41 @@ def test_owner_writes_no_sql_and_never_imports_the_graph(path):
         return
     assert not SQL.search(text), f"{path.name} holds SQL"
     assert "sqlite3.connect" not in text
+
+
+def _episode(n: int, summary: str) -> Episode:
+    return Episode(
+        id=f"e{n}",
+        tenant="t1",
+        thread="main",
+        session="s1",
+        summary=summary,
+        first_seq=2 * n,
+        last_seq=2 * n + 1,
+        start=T0,
+        end=T0,
+        turn_ids=[f"m{2 * n}", f"m{2 * n + 1}"],
+        original_message_count=2,
+        original_tokens=20,
+        summary_tokens=5,
+        created_at=T0,
+        brain="rule-based",
+        trigger="A",
+    )
+
+
+def test_committed_episodes_are_removed_and_dropped_from_ledger_and_index(tmp_path):
+    parts = open_parts(tmp_path, StoreSpec(), default_embedder())
+    assert parts.episodes is not None
+    store = CommittedEpisodeStore(parts.episodes, parts.ledger)
+    store.add("t1", [_episode(0, "The user drinks green tea."), _episode(1, "A dog.")])
+    before = store.search("t1", "green tea", top_k=5, max_distance=2.0)
+    assert [e.id for e, _ in before][:1] == ["e0"]
+    assert store.remove("t1", ["e0", "missing"]) == 1
+    assert [e.id for e in store.get("t1")] == ["e1"] and store.count("t1") == 1
+    assert [e.id for e in parts.episodes.get("t1")] == ["e1"]
+    hits = store.search("t1", "green tea", top_k=5, max_distance=2.0)
+    assert [e.id for e, _ in hits] == ["e1"]
+    store.drop("t1")
+    assert store.get("t1") == [] and parts.episodes.count("t1") == 0
+    parts.close()
