@@ -26,6 +26,7 @@ from memory_lab.brains.parsed.lexicon import (
     PLAN_VERBS,
     STATE_FRAMES,
 )
+from memory_lab.brains.parsed.names import possessed_names
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.parsed.pronouns import Referents
 from memory_lab.brains.parsed.runons import repunctuated
@@ -170,7 +171,11 @@ def parse_candidates(
             people[speaker] = Referents.from_facts(speaker, prior)
         referents = people[speaker]
         for sentence in doc.sents:
-            named = [*relation_readings(sentence, speaker), *named_by_verb(sentence)]
+            named = [
+                *relation_readings(sentence, speaker),
+                *possessed_names(sentence),
+                *named_by_verb(sentence),
+            ]
             for relation, name in named:
                 referents.note(name.text.lower(), relation)
                 reading = Reading("identity", f"{relation}.{slug(name.text)}", name)
