@@ -41,9 +41,9 @@ from memlab_evals.judging.judge_items import (
     CalibrationModel,
     calibration_set,
 )
-from memlab_evals.reports.aggregate import bootstrap_ci
 from memlab_evals.running.llm_records import EndpointInfo, JudgeVerdict, Label
 from memlab_evals.running.log import ProbeRecord
+from memlab_evals.scorers.bootstrap import bootstrap_ci
 from memory_lab.errors import MemoryLabError
 from memory_lab.llm_client.client import ChatClient, LLMUsage
 from memory_lab.llm_client.structured_output import STRUCTURED_OUTPUT_MODES

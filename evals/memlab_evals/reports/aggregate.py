@@ -20,8 +20,6 @@ import numpy as np
 import pandas as pd
 
 from memlab_evals.judging.ragas_bridge import RAGAS_COLUMNS
-from memlab_evals.reports.trigger_columns import COLUMNS as TRIGGER_COLUMNS
-from memlab_evals.reports.trigger_columns import trigger_columns
 from memlab_evals.running.log import RunLog
 from memlab_evals.scorers import (
     CONVERSATION_SCORERS,
@@ -32,9 +30,12 @@ from memlab_evals.scorers import (
     source_of,
     trigger_effects,
 )
+from memlab_evals.scorers.bootstrap import RESAMPLES as RESAMPLES
+from memlab_evals.scorers.bootstrap import SEED as SEED
+from memlab_evals.scorers.bootstrap import bootstrap_ci
+from memlab_evals.scorers.trigger_columns import COLUMNS as TRIGGER_COLUMNS
+from memlab_evals.scorers.trigger_columns import trigger_columns
 
-SEED = 20240607
-RESAMPLES = 1000
 CI_METRICS = (
     "evidence_recall",
     "answer_recall",
@@ -157,26 +158,6 @@ def conversation_scores(log: RunLog) -> pd.DataFrame:
     if frame.empty:
         return frame
     return frame.sort_values(["system", "conversation"], ignore_index=True)
-
-
-def bootstrap_ci(
-    values: np.ndarray, seed: int = SEED, resamples: int = RESAMPLES
-) -> tuple[float, float]:
-    """Percentile bootstrap 95% interval of the mean, ignoring NaN.
-
-    Written out rather than scipy.stats.bootstrap because constant samples (a recall
-    of 1 everywhere) must give the degenerate interval [1, 1], where scipy's default
-    BCa method returns NaN with a warning.
-    """
-    values = np.asarray(values, dtype=float)
-    values = values[~np.isnan(values)]
-    if values.size == 0:
-        return math.nan, math.nan
-    rng = np.random.Generator(np.random.PCG64(seed))
-    picks = rng.integers(0, values.size, size=(resamples, values.size))
-    means = values[picks].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
 
 
 def _mean(series: pd.Series) -> float:

@@ -40,9 +40,9 @@ from memlab_evals.reports.run_lines import (
 )
 from memlab_evals.reports.targets import planted_targets, retrieval_targets
 from memlab_evals.reports.targets import retrievers as _retrievers
-from memlab_evals.reports.trigger_columns import COLUMNS as TRIGGER_COLUMNS
 from memlab_evals.running.log import RunLog
 from memlab_evals.scorers import source_of
+from memlab_evals.scorers.trigger_columns import COLUMNS as TRIGGER_COLUMNS
 from memlab_evals.scorers.trigger_effects import TIER_COLUMNS
 
 __all__ = [

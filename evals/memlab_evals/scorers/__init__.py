@@ -9,7 +9,6 @@ which way is better for every summary column, scorers and costs alike.
 
 from __future__ import annotations
 
-from memlab_evals.reports.trigger_columns import DIRECTIONS as TRIGGER_DIRECTIONS
 from memlab_evals.scorers import (
     abstention,
     answer_floor,
@@ -26,6 +25,7 @@ from memlab_evals.scorers import (
     trigger_effects,
 )
 from memlab_evals.scorers.base import ProbeCase, Scorer, source_of
+from memlab_evals.scorers.trigger_columns import DIRECTIONS as TRIGGER_DIRECTIONS
 
 SCORERS: tuple[Scorer, ...] = (
     Scorer(
