@@ -165,9 +165,9 @@ def test_every_lock_in_the_library_is_a_named_one():
     assert made == []
 
 
-def test_the_database_then_the_facts_is_refused(tmp_path):
+def test_the_database_then_the_facts_is_refused():
     """Readers take the facts' lock before the database's: the reverse is refused."""
-    with MemoryEngine(tmp_path, clock=ManualClock(T0)) as engine:
+    with MemoryEngine(clock=ManualClock(T0)) as engine:
         engine.ingest("t1", [msg(0, "I live in Lyon", tenant="t1")])
         assert engine.flush(timeout=60)
         with engine.jobs.db.write(), pytest.raises(LockOrderError) as refused:

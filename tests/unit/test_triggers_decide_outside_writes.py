@@ -35,7 +35,7 @@ def named():
 
 
 @pytest.mark.parametrize("time_limited", [False, True], ids=["inline", "guarded"])
-def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited):
+def test_a_plugin_trigger_sees_no_open_transaction(named, time_limited):
     """The database's connection is outside any transaction while it decides or cuts."""
     seen: list[tuple[bool, list[str]]] = []
     connection: list[sqlite3.Connection] = []
@@ -54,7 +54,7 @@ def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited
     named.append(name)
     register(name, PeekParams, peek, splits=peek_cut, time_limited=time_limited)
     config = MemoryConfig(recipe=recipe(name))
-    with MemoryEngine(tmp_path, config=config, clock=ManualClock(T0)) as engine:
+    with MemoryEngine(config=config, clock=ManualClock(T0)) as engine:
         with engine.jobs.db.read() as conn:
             connection.append(conn)
         for i in range(4):
@@ -68,7 +68,7 @@ def test_a_plugin_trigger_sees_no_open_transaction(tmp_path, named, time_limited
     assert cuts and not any(cuts), "the compression asks where to cut, outside"
 
 
-def test_a_decision_over_marks_another_writer_moved_is_made_again(tmp_path, named):
+def test_a_decision_over_marks_another_writer_moved_is_made_again(named):
     """Planning between the decision and its transaction sends it back to decide."""
     windows: list[int] = []
     engines: list[MemoryEngine] = []
@@ -85,7 +85,7 @@ def test_a_decision_over_marks_another_writer_moved_is_made_again(tmp_path, name
     named.append("OTHER")
     register("OTHER", PeekParams, other_writer_plans_first, time_limited=False)
     config = MemoryConfig(recipe=recipe("OTHER"))
-    with MemoryEngine(tmp_path, config=config, clock=ManualClock(T0)) as engine:
+    with MemoryEngine(config=config, clock=ManualClock(T0)) as engine:
         engines.append(engine)
         engine.ingest("t1", [msg(0, "first", tenant="t1")])
         engine.ingest("t1", [msg(1, "second", tenant="t1")])
