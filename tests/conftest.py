@@ -45,3 +45,14 @@ def _locks_taken_in_the_declared_order():
             + broken[0].describe(),
             pytrace=False,
         )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test on a shared server (Postgres, a Chroma server) counts as slow.
+
+    The server starts for the first such test a worker runs, which costs more than
+    the rest of `make test-fast` together; `make test` runs them.
+    """
+    for item in items:
+        if any(m.args == ("servers",) for m in item.iter_markers("xdist_group")):
+            item.add_marker(pytest.mark.slow)

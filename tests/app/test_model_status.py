@@ -68,6 +68,7 @@ def _texts(elements) -> list[str]:
     return [e.value for e in elements]
 
 
+@pytest.mark.slow
 def test_a_failing_reply_lane_is_shown_with_its_countdown_and_error(server) -> None:
     clock = FakeTime()
     settings = build_llm(server.base_url, "smol", use_cache=False, max_attempts=1)

@@ -44,6 +44,7 @@ def test_pool_workers_share_the_cores_among_their_blas_threads():
     assert got == {"first": share, "second": share}
 
 
+@pytest.mark.slow
 def test_pool_workers_start_with_what_a_unit_imports_already_imported():
     # Each worker would otherwise import the engine, the stores and the brain
     # (and the parent's main script) for itself.

@@ -86,6 +86,7 @@ def test_without_an_llm_a_peer_is_skipped_not_scored():
     assert any("`mem0`: skipped: needs an LLM" in line for line in health_lines(log))
 
 
+@pytest.mark.slow
 def test_a_peer_that_raises_mid_run_is_marked_and_the_eval_completes(scripted):
     scripted("mem0", ScriptedBackend(fail_on={3}))
     data = load_dataset(DATASET)

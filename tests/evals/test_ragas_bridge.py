@@ -28,6 +28,7 @@ def test_dataset_has_one_sample_per_probe_with_references():
     assert sample.retrieved_contexts
 
 
+@pytest.mark.slow
 def test_offline_id_recall_credits_contexts_that_carry_the_evidence_turn():
     log = make_log()
     probes = [

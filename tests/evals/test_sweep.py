@@ -87,6 +87,7 @@ def test_sweep_has_one_row_per_system_in_grid_then_baseline_order(swept) -> None
     assert "ingest_ms_p95" not in swept
 
 
+@pytest.mark.slow
 def test_sweep_numbers_are_sane(swept) -> None:
     full = swept.set_index("system").loc["full"]
     assert full["compression_ratio"] == pytest.approx(1.0)
@@ -104,6 +105,7 @@ def test_sweep_is_deterministic(swept) -> None:
     pd.testing.assert_frame_equal(swept, again)
 
 
+@pytest.mark.slow
 def test_sweep_keeps_categories_when_asked() -> None:
     table = sweep(TINY, ["A"], budget=300, baselines=(), categories=True)
     assert set(table["system"]) == {"A"}

@@ -33,6 +33,7 @@ def _covered(engine, tenant):
     return window | episodes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["A", "B", "C", "A+B+C"])
 def test_every_message_is_recoverable(tmp_path, spec):
     engine = _engine(tmp_path, spec)
@@ -45,6 +46,7 @@ def test_every_message_is_recoverable(tmp_path, spec):
     engine.close()
 
 
+@pytest.mark.slow
 def test_thread_resumes_after_restart(tmp_path):
     half = len(CONV.messages) // 2
     first = _engine(tmp_path, "A")
@@ -59,6 +61,7 @@ def test_thread_resumes_after_restart(tmp_path):
     second.close()
 
 
+@pytest.mark.slow
 def test_correction_supersedes_and_keeps_the_chain(tmp_path):
     engine = _engine(tmp_path, "C")
     _replay(engine)

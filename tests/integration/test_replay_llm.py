@@ -27,6 +27,7 @@ def env(monkeypatch, tmp_path, openai_server):
     return openai_server
 
 
+@pytest.mark.slow
 def test_the_environment_alone_selects_the_llm_brain_for_replay(env, capsys):
     assert main(["replay", "--json"]) == 0
     snapshot = json.loads(capsys.readouterr().out)  # one document, not several

@@ -218,6 +218,7 @@ def test_condense_through_the_model_when_it_answers(server):
     assert "brain_fallback" not in _kinds(engine)
 
 
+@pytest.mark.slow
 def test_a_hanging_endpoint_costs_one_timeout_then_the_run_degrades(server):
     server.responder = lambda _body: timeout(5.0)
     engine = _engine(

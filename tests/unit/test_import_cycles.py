@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = {
     "memory_lab": ROOT / "memory_lab",
@@ -138,6 +140,7 @@ def test_the_graph_sees_function_level_imports_and_skips_type_checking(tmp_path)
     assert graph["pkg.b"] == set()
 
 
+@pytest.mark.slow
 def test_no_import_cycles_in_the_installed_packages():
     modules = module_files()
     assert "memory_lab.engine" in modules and "memlab_evals.systems" in modules
