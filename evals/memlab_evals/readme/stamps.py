@@ -255,13 +255,6 @@ def staleness_warnings(
 # Committed results known not to be clean ----------------------------------------
 
 DIRTY_EXCEPTIONS: dict[str, str] = {
-    **{
-        f"evals/results/triggers/triggers-{run}/report.md": (
-            "`make triggers` at `34bd928` from a dirty tree; re-made by `make "
-            "triggers` from a clean clone (about 40 minutes on 2 idle cores)"
-        )
-        for run in ("locomo-1500", "locomo-600", "synthetic-1500", "synthetic-600")
-    },
     "benchmarks/results/locomo-eval/report.md": (
         "the eval run by `bench --full`'s LoCoMo stage at `45a62f7`, whose own "
         "record (`bench-full.json`) is clean; re-made with the next `bench --full`"
