@@ -747,15 +747,21 @@ def test_no_sql_store_of_memory_records_ever_deletes():
     # Turns, facts, events and links are end-dated, never removed; only a purge
     # (stores/sql_erase.py) deletes them. Store items are the one exception, by
     # their contract: a LangGraph store's delete makes `get` return None, so
-    # sql_items.py deletes the row and logs an event naming only its key.
+    # sql_items.py deletes the row and logs an event naming only its key. The
+    # trash table and the chat catalog say which items are hidden; a restore
+    # removes that row, never the item (sql_trash.py). SQL is written in
+    # capitals here, so prose ("drop its plan") is no statement.
+    allowed = {"sql_items.py", "sql_erase.py", "sql_trash.py"}
     package = Path(stores_pkg.__file__).parent
-    sources = [p for p in sorted(package.glob("sql_*.py")) if p.name != "sql_items.py"]
+    sources = [p for p in sorted(package.glob("sql_*.py")) if p.name not in allowed]
     assert len(sources) >= 4
     for source in sources:
         code = source.read_text()
         assert not re.search(
-            r"\b(DELETE|DROP|TRUNCATE|REPLACE\s+INTO)\b", code, re.I
+            r"\b(DELETE|DROP|TRUNCATE|REPLACE\s+INTO)\b", code
         ), source.name
+    erase = (package / "sql_erase.py").read_text()
+    assert re.search(r"\bDELETE FROM\b", erase), "the purge's deletes moved"
 
 
 def test_a_fact_file_from_before_record_time_ends_is_migrated(tmp_path):
