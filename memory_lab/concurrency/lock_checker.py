@@ -20,7 +20,7 @@ import threading
 import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 from memory_lab.errors import MemoryLabError
@@ -40,7 +40,7 @@ def _stack_here(skip: int) -> _Stack:
     Taken eagerly and cheaply: a lock held by a suspended generator (a
     transaction's context manager) has no live caller chain to walk later.
     """
-    frame = sys._getframe(skip + 1)
+    frame: FrameType | None = sys._getframe(skip + 1)
     frames = []
     while frame is not None:
         frames.append((frame.f_code, frame.f_lineno))
