@@ -14,7 +14,7 @@ from spacy.tokens import Span, Token
 
 from memory_lab.brains.parsed.change import past_only, reports_event, signals_change
 from memory_lab.brains.parsed.clauses import Statement, statements
-from memory_lab.brains.parsed.facts import Reading, readings, relation_readings, slug
+from memory_lab.brains.parsed.facts import Reading, readings, slug
 from memory_lab.brains.parsed.frames import (
     NAMING_VERBS,
     frame_readings,
@@ -26,7 +26,7 @@ from memory_lab.brains.parsed.lexicon import (
     PLAN_VERBS,
     STATE_FRAMES,
 )
-from memory_lab.brains.parsed.names import possessed_names
+from memory_lab.brains.parsed.names import possessed_names, relation_readings
 from memory_lab.brains.parsed.pipeline import parse_many
 from memory_lab.brains.parsed.pronouns import Referents
 from memory_lab.brains.parsed.runons import repunctuated

@@ -15,14 +15,13 @@ dates and trailing clauses, so "by the way" or "on Monday" never become values.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TypeGuard
 
 from spacy.tokens import Span, Token
 
 from memory_lab.brains.parsed.clauses import Statement, names_unrealised, unrealised
+from memory_lab.brains.parsed.keys import Reading, key_word, noun_key, slug
 from memory_lab.brains.parsed.lexicon import (
     CHANGE_VERBS,
     FILLERS,
@@ -65,47 +64,6 @@ _FEELINGS = frozenset(
     afraid curious interested amazed thrilled stoked pumped blessed honored
     impressed inspired""".split()
 )
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One fact a clause states: where its value is, and how it is keyed."""
-
-    category: str
-    key: str
-    value: Span
-
-
-def slug(text: str) -> str:
-    """A key part: lower-case words joined by underscores."""
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")[:40]
-
-
-def key_word(token: Token) -> str:
-    """A word's dictionary form for keys.
-
-    A singular noun or a gerund keeps its own spelling: the lemmatiser turns
-    "bookkeeping" into "bookkeepe".
-    """
-    if token.tag_ in {"NN", "NNP", "VBG"}:
-        return token.lower_
-    return token.lemma_.lower()
-
-
-def noun_key(noun: Token) -> str:
-    """Lemma of the head, then its modifiers and "for/of" objects, sorted.
-
-    "rent budget", "budget for rent" -> `budget.rent`; "dentist appointment" ->
-    `appointment.dentist`.
-    """
-    parts = []
-    for child in noun.children:
-        if child.dep_ in {"compound", "amod", "nmod"} and child.pos_ != "PROPN":
-            parts.append(key_word(child))
-        if child.dep_ == "prep" and child.lower_ in {"for", "of"}:
-            parts.extend(key_word(g) for g in child.children if g.dep_ == "pobj")
-    head = key_word(noun)
-    return ".".join([slug(head), *sorted(slug(p) for p in parts if slug(p))])
 
 
 def _place_of(prep: Token) -> Token | None:
@@ -509,20 +467,3 @@ def readings(statement: Statement) -> list[Reading]:
     if statement.verb.lemma_ == "be":
         return list(_copula_readings(statement))
     return list(_verb_readings(statement))
-
-
-def relation_readings(sentence: Span, speaker: str) -> Iterator[tuple[str, Span]]:
-    """The relation in "my husband Tom" as the speaker's fact, valued by the name."""
-    for token in sentence:
-        if token.lemma_.lower() not in RELATION_NOUNS:
-            continue
-        if not any(
-            c.dep_ == "poss" and c.lower_ in {"my", "our"} for c in token.children
-        ):
-            continue
-        for child in token.children:
-            if (
-                child.dep_ in {"appos", "compound", "npadvmod"}
-                and child.pos_ == "PROPN"
-            ):
-                yield token.lemma_.lower(), sentence.doc[child.i : child.i + 1]

@@ -1,7 +1,7 @@
 """Names given by apposition: "my labrador Bruno", "Mochi (my rabbit)".
 
 The speaker's people are read by their relation nouns ("my sister Ana",
-`facts.relation_readings`); a pet, a car or a boat is named the same way, and
+`relation_readings`); a pet, a car or a boat is named the same way, and
 what names it is the word order, not the noun: a thing the speaker owns ("my",
 "our"), and a proper name right after it or beside it in brackets. The name
 becomes the speaker's fact under the noun ("labrador.bruno = Bruno"), as a
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.lexicon import GENERAL_NOUNS, TIME_NOUNS
+from memory_lab.brains.parsed.lexicon import GENERAL_NOUNS, RELATION_NOUNS, TIME_NOUNS
 
 OWNERS = frozenset({"my", "our"})
 
@@ -68,3 +68,20 @@ def possessed_names(sentence: Span) -> Iterator[tuple[str, Span]]:
                 if appos.dep_ == "appos" and _owned(appos) and _namable(appos):
                     # "Biscuit (our cat)"
                     yield appos.lemma_.lower(), doc[token.i : token.i + 1]
+
+
+def relation_readings(sentence: Span, speaker: str) -> Iterator[tuple[str, Span]]:
+    """The relation in "my husband Tom" as the speaker's fact, valued by the name."""
+    for token in sentence:
+        if token.lemma_.lower() not in RELATION_NOUNS:
+            continue
+        if not any(
+            c.dep_ == "poss" and c.lower_ in {"my", "our"} for c in token.children
+        ):
+            continue
+        for child in token.children:
+            if (
+                child.dep_ in {"appos", "compound", "npadvmod"}
+                and child.pos_ == "PROPN"
+            ):
+                yield token.lemma_.lower(), sentence.doc[child.i : child.i + 1]
