@@ -59,7 +59,9 @@ def test_a_plugin_trigger_sees_no_open_transaction(named, time_limited):
             connection.append(conn)
         for i in range(4):
             engine.ingest("t1", [msg(i, f"turn {i}", tenant="t1")])
-        assert engine.flush(timeout=60)
+            # The worker shares the connection: let it finish the last turn's
+            # work, so an open transaction can only be the deciding turn's own.
+            assert engine.flush(timeout=60)
         fired = [e for e in engine.events.events("t1") if e.kind == "trigger_fired"]
     assert isinstance(connection[0], sqlite3.Connection)
     assert [in_transaction for in_transaction, _ in seen] == [False] * 4

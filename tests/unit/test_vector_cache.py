@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 import numpy as np
 import pytest
 
@@ -93,15 +91,7 @@ def test_a_file_that_is_not_a_database_is_left_alone(model, tmp_path, caplog) ->
     assert "vector cache" in caplog.text and "left alone" in caplog.text
 
 
-def test_a_folder_that_cannot_hold_the_file_is_left_alone(
-    model, tmp_path, caplog, monkeypatch
-):
-    # A library imported by an earlier test may configure logging and disable
-    # the loggers that existed then; the warning is read from this one itself.
-    for name in ("memory_lab", "memory_lab.embeddings"):
-        monkeypatch.setattr(logging.getLogger(name), "disabled", False)
-        monkeypatch.setattr(logging.getLogger(name), "propagate", True)
-    caplog.set_level(logging.WARNING, logger="memory_lab.embeddings")
+def test_a_folder_that_cannot_hold_the_file_is_left_alone(model, tmp_path, caplog):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     cache = CachingEmbedder(Counting(model))
