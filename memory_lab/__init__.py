@@ -39,11 +39,11 @@ Map of the library:
 - `brains/`: the protocol (results carry tenant-free notes; `usage()` counts),
   `status` (what a brain's model is doing: replies and memory work, each ready,
   busy or failing over);
-  `rule_based/` (offline default), `parsed/` (its facts from a dependency
-  parse) and `llm/` (OpenAI-compatible: `brain`,
-  `endpoint`, `breaker`, `extraction`, `grounding`, `tool_loop` (a reply with
-  memory tools: calls, results, the round limit)); `prompts/`: one module per
-  LLM task.
+  `offline/` (the default brain, no model: `parse/` reads facts from a
+  dependency parse, `rules/` is the pattern table) and `llm/`
+  (OpenAI-compatible: `brain`, `endpoint`, `breaker`, `extraction`,
+  `grounding`, `tool_loop` (a reply with memory tools: calls, results, the
+  round limit)); `prompts/`: one module per LLM task.
 - `stores/`: transcript, facts and events on SQLite (or Postgres, by URL through
   `databases`; one `schema` and its migrations for both); episodes on ChromaDB;
   in-memory references.

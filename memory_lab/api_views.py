@@ -459,7 +459,7 @@ def warm_up() -> threading.Thread:
     offline brain's parser loads on the returned daemon thread (seconds, tens
     of them on a busy machine). A server calls this once when it starts.
     """
-    from memory_lab.brains.parsed.pipeline import warm_in_background
+    from memory_lab.brains.offline.parse.pipeline import warm_in_background
     from memory_lab.embeddings import default_embedder
     from memory_lab.tokens import default_counter
 

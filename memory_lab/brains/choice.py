@@ -16,7 +16,7 @@ def make_brain(
     embedder: Embedder | None = None,
 ) -> Brain:
     """The rule-based brain, wrapped by the LLM brain when an endpoint is configured."""
-    from memory_lab.brains.rule_based import RuleBasedBrain
+    from memory_lab.brains.offline import RuleBasedBrain
 
     rules = RuleBasedBrain(
         counter=counter,

@@ -41,7 +41,7 @@ def asks_about_past(question: str) -> bool:
     if words & PRESENT:
         return False
     try:
-        from memory_lab.brains.parsed.pipeline import parse_many
+        from memory_lab.brains.offline.parse.pipeline import parse_many
 
         doc = parse_many([question])[0]
     except (MemoryLabError, ImportError):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memory_lab.brains.parsed.lexicon import FILLERS, PLAN_VERBS
+from memory_lab.brains.offline.parse.lexicon import FILLERS, PLAN_VERBS
 from memory_lab.facts.inflection import AUXILIARIES, forms, verb_lemma
 
 _TOKEN = re.compile(

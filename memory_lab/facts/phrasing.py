@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_lab.brains.parsed.lexicon import PREFERENCE_VERBS, RELATION_NOUNS
+from memory_lab.brains.offline.parse.lexicon import PREFERENCE_VERBS, RELATION_NOUNS
 from memory_lab.facts.evidence import determiner, follows_be, verb_group, word_before
 from memory_lab.facts.inflection import (
     agree,
@@ -329,7 +329,7 @@ def _is_relation(word: str) -> bool:
         return True
     # Imported here: the rules' package imports the offline reply, which says
     # facts with this module.
-    from memory_lab.brains.rule_based.extraction.patterns import RELATION_WORD
+    from memory_lab.brains.offline.rules.patterns import RELATION_WORD
 
     return bool(RELATION_WORD.match(word.replace("_", " ")))
 

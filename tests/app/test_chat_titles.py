@@ -10,7 +10,7 @@ import pytest
 from app_ui.actions import title_by_model
 from memory_lab import Memory
 from memory_lab.brains.llm.brain import clean_title
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.clock import ManualClock
 from memory_lab.engine import MemoryEngine
 

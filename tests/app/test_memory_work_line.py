@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from app_ui.model_status import failure_line
 from memory_lab.api import Memory
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.clock import ManualClock
 from memory_lab.config import MemoryConfig
 from memory_lab.engine import MemoryEngine

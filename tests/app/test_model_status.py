@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from app_ui.model_status import status_lines
 from app_ui.settings import LOCAL_MODEL_TIMING, SettingsError, build_llm
 from memory_lab.brains.llm.brain import OpenAICompatBrain
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.brains.status import ModelStatus, RoleStatus
 from memory_lab.config import LLMSettings
 from memory_lab.types import ContextBundle, Message

@@ -12,7 +12,7 @@ import pytest
 from memlab_evals.running.log import RunLog
 
 from memlab_cli.main import main
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 
 SPEC = "synthetic:conversations=1,sessions=2,turns_per_session=6"
 

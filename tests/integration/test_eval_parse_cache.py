@@ -9,9 +9,9 @@ from memlab_datasets import load_dataset
 from memlab_evals.reports.aggregate import probe_scores, summarize
 from memlab_evals.running import runner
 
-from memory_lab.brains.parsed import parse_cache
-from memory_lab.brains.parsed import pipeline as parsing
-from memory_lab.brains.parsed.parse_cache import KeptParses, ParseFile
+from memory_lab.brains.offline.parse import parse_cache
+from memory_lab.brains.offline.parse import pipeline as parsing
+from memory_lab.brains.offline.parse.parse_cache import KeptParses, ParseFile
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memory_lab import Memory
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.clock import ManualClock
 from memory_lab.config import LLMSettings, MemoryConfig
 from memory_lab.engine import MemoryEngine, make_brain

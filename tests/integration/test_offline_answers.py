@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from memory_lab import ManualClock, MemoryEngine
-from memory_lab.brains.rule_based.brain import NOTHING
+from memory_lab.brains.offline.brain import NOTHING
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ import pytest
 
 from memory_lab.brains.base import Brain, BrainNote, BrainResult
 from memory_lab.brains.llm.brain import FAILED_PREAMBLE, OpenAICompatBrain
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.config import BudgetConfig, FactConfig, LLMSettings
 from memory_lab.context.assembly import AssemblyInput, assemble
 from memory_lab.prompts import summarize as summarize_prompt

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from memory_lab.brains.llm.brain import FAILED_PREAMBLE, OpenAICompatBrain
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.config import LLMSettings
 from memory_lab.restatement import restated_spans
 from memory_lab.types import ContextBlock, ContextBundle, Message

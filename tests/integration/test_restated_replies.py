@@ -17,7 +17,7 @@ import pytest
 from memlab_cli.main import main
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine, recipe
 from memory_lab.brains.base import BrainResult
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.types import Message
 from tests.helpers import T0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.config import WindowConfig
 from memory_lab.episodes.compression import (
     build_episodes,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.answer import Line
-from memory_lab.brains.rule_based.current_lines import current_first
+from memory_lab.brains.offline.answer import Line
+from memory_lab.brains.offline.current_lines import current_first
 from memory_lab.types import Replaced
 
 

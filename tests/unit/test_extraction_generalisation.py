@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_lab.brains.parsed.merge import merged_candidates
-from memory_lab.brains.rule_based.extraction import extract_candidates, value_key
+from memory_lab.brains.offline.parse.merge import merged_candidates
+from memory_lab.brains.offline.rules import extract_candidates, value_key
 from memory_lab.types import FactCandidate, Message
 
 T0 = datetime(2024, 9, 2, 8, 30, tzinfo=UTC)
@@ -329,7 +329,7 @@ def test_synthetic_traps_state_no_user_fact() -> None:
 
 
 def test_bare_favourite_updates_the_favourite_last_talked_about():
-    from memory_lab.brains.rule_based.extraction import extract_candidates
+    from memory_lab.brains.offline.rules import extract_candidates
     from tests.helpers import msg
 
     first = extract_candidates([msg(1, "My favourite drink is mint tea.")])
@@ -342,7 +342,7 @@ def test_bare_favourite_updates_the_favourite_last_talked_about():
 
 
 def test_a_count_before_a_conjunction_names_the_counted_noun():
-    from memory_lab.brains.rule_based.extraction import extract_candidates
+    from memory_lab.brains.offline.rules import extract_candidates
     from tests.helpers import msg
 
     found = extract_candidates(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_lab.brains.rule_based.extraction import RULES, Rule, extract_candidates
+from memory_lab.brains.offline.rules import RULES, Rule, extract_candidates
 from tests.helpers import msg
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_lab.brains.rule_based.extraction import (
+from memory_lab.brains.offline.rules import (
     CONFIDENCE_CORRECTION,
     extract_candidates,
     slug,

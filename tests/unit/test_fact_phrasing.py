@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory_lab.brains.rule_based.brain import RuleBasedBrain
+from memory_lab.brains.offline.brain import RuleBasedBrain
 from memory_lab.context.fact_groups import fact_line
 from memory_lab.facts.phrasing import phrase
 from memory_lab.facts.summary import CUT, fact_summary

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from memory_lab import ManualClock, MemoryConfig, MemoryEngine
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.embeddings import default_embedder
 from memory_lab.jobs.ledger import MAX_ATTEMPTS, JobLedger
 from memory_lab.recipes import recipe

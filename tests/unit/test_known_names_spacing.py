@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_lab.brains.rule_based.extraction.vocabulary import value_class
+from memory_lab.brains.offline.rules.vocabulary import value_class
 
 
 @pytest.mark.parametrize(

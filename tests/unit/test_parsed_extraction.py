@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory_lab.brains.parsed.extract import parse_candidates
+from memory_lab.brains.offline.parse.extract import parse_candidates
 from memory_lab.clock import ManualClock
 from memory_lab.config import MemoryConfig
 from memory_lab.engine import MemoryEngine

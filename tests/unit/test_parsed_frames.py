@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory_lab.brains.parsed.merge import merged_candidates
+from memory_lab.brains.offline.parse.merge import merged_candidates
 from memory_lab.types import Message
 
 

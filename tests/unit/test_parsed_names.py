@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_lab.brains.parsed.extract import parse_candidates
+from memory_lab.brains.offline.parse.extract import parse_candidates
 from tests.helpers import msg
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory_lab.brains.parsed.extract import parse_candidates
-from memory_lab.brains.parsed.pipeline import parse_many
-from memory_lab.brains.parsed.titles import quoted_span
+from memory_lab.brains.offline.parse.extract import parse_candidates
+from memory_lab.brains.offline.parse.pipeline import parse_many
+from memory_lab.brains.offline.parse.titles import quoted_span
 from tests.helpers import msg
 
 

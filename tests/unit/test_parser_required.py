@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from memlab_cli.main import main
-from memory_lab.brains.parsed import pipeline
-from memory_lab.brains.parsed.pipeline import ParserMissingError, require_parser
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
+from memory_lab.brains.offline.parse import pipeline
+from memory_lab.brains.offline.parse.pipeline import ParserMissingError, require_parser
 from memory_lab.config import MemoryConfig
 from memory_lab.engine import MemoryEngine
 from memory_lab.errors import MemoryLabError

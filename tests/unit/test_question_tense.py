@@ -54,7 +54,7 @@ def test_without_the_parser_the_adverbs_and_past_auxiliaries_still_count(
         raise MemoryLabError("no parser here")
 
     monkeypatch.setattr(
-        "memory_lab.brains.parsed.pipeline.parse_many", missing, raising=True
+        "memory_lab.brains.offline.parse.pipeline.parse_many", missing, raising=True
     )
     assert tense.asks_about_past("Where did we go skiing?")
     assert tense.asks_about_past("Which dentist did I see before?")

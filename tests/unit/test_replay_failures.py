@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memlab_cli.main import main
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 
 T0 = datetime(2025, 1, 6, 9, tzinfo=UTC)
 

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from memory_lab.brains.base import BrainResult
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.config import WindowConfig
 from memory_lab.episodes.compression import build_episodes, split_span
 from memory_lab.episodes.turn_index import TurnIndex

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory_lab.brains.base import USAGE_FIELDS, Brain
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.config import FactConfig
 from memory_lab.tokens import default_counter
 from memory_lab.types import ContextBlock, ContextBundle, Message
@@ -209,7 +209,7 @@ def test_respond_is_deterministic(brain):
 _PROBE = """
 import json, sys
 from datetime import UTC, datetime
-from memory_lab.brains.rule_based import RuleBasedBrain
+from memory_lab.brains.offline import RuleBasedBrain
 from memory_lab.types import Message
 texts = json.loads(sys.argv[1])
 at = datetime(2024, 1, 1, tzinfo=UTC)

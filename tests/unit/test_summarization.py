@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
+from memory_lab.brains.offline.summarizer import condense_text, summarize_extractive
 from memory_lab.tokens import default_counter
 from memory_lab.types import Message
 

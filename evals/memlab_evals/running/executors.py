@@ -282,7 +282,7 @@ WORKER_MODULES = (
     "memlab_evals.systems.memory",
     "memory_lab.engine",
     "memory_lab.stores.chroma_episodes",
-    "memory_lab.brains.rule_based",
+    "memory_lab.brains.offline.brain",
 )
 """What every unit imports: the stores, the engine and the offline brain."""
 

@@ -56,7 +56,10 @@ from memlab_evals.systems import (
     split_systems,
     system_params,
 )
-from memory_lab.brains.parsed.parse_cache import keep_parses_on_disk, parses_beside
+from memory_lab.brains.offline.parse.parse_cache import (
+    keep_parses_on_disk,
+    parses_beside,
+)
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, LLMSettings
 from memory_lab.embeddings import default_embedder
 from memory_lab.llm_client.response_cache import default_cache_path

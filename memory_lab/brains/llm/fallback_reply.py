@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory_lab.brains.base import BrainResult
-from memory_lab.brains.rule_based.answer import answer_reply
+from memory_lab.brains.offline.answer import answer_reply
 from memory_lab.types import ContextBundle, Message
 
 FAILED_PREAMBLE = (

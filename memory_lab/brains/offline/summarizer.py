@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from memory_lab.brains.rule_based.extraction import sentence_has_fact
+from memory_lab.brains.offline.rules import sentence_has_fact
 from memory_lab.text import (
     CHAT_STOP_WORDS,
     split_sentences,

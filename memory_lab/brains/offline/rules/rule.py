@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from memory_lab.brains.rule_based.extraction.filters import negated_before
-from memory_lab.brains.rule_based.extraction.vocabulary import FILLER_OBJECTS, VAGUE
+from memory_lab.brains.offline.rules.filters import negated_before
+from memory_lab.brains.offline.rules.vocabulary import FILLER_OBJECTS, VAGUE
 
 KeyFn = Callable[[re.Match[str], str], "str | None"]
 

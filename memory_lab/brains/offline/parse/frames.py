@@ -20,10 +20,10 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.clauses import Statement
-from memory_lab.brains.parsed.facts import Reading, key_word, slug, value_span
-from memory_lab.brains.parsed.lexicon import RELATION_NOUNS
-from memory_lab.brains.rule_based.extraction.vocabulary import value_class
+from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
+from memory_lab.brains.offline.parse.lexicon import RELATION_NOUNS
+from memory_lab.brains.offline.rules.vocabulary import value_class
 
 AGE_VERBS = frozenset({"turn", "be"})
 NAMING_VERBS = frozenset({"call", "name"})

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory_lab.brains.rule_based.extraction.corrections import (
+from memory_lab.brains.offline.rules.corrections import (
     FactLike,
     correction_hits,
     facts_of,
     switch_hits,
 )
-from memory_lab.brains.rule_based.extraction.filters import (
+from memory_lab.brains.offline.rules.filters import (
     HYPOTHETICAL,
     JOKE,
     OPEN_IF,
@@ -24,9 +24,9 @@ from memory_lab.brains.rule_based.extraction.filters import (
     UNCERTAIN,
     confidence,
 )
-from memory_lab.brains.rule_based.extraction.rule import Hit
-from memory_lab.brains.rule_based.extraction.rules import RULES
-from memory_lab.brains.rule_based.extraction.vocabulary import SLOT_ALIASES
+from memory_lab.brains.offline.rules.rule import Hit
+from memory_lab.brains.offline.rules.table import RULES
+from memory_lab.brains.offline.rules.vocabulary import SLOT_ALIASES
 from memory_lab.text import split_sentences, strip_injected_memory
 from memory_lab.types import FactCandidate, Message
 

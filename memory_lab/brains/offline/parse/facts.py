@@ -20,9 +20,13 @@ from typing import TypeGuard
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.clauses import Statement, names_unrealised, unrealised
-from memory_lab.brains.parsed.keys import Reading, key_word, noun_key, slug
-from memory_lab.brains.parsed.lexicon import (
+from memory_lab.brains.offline.parse.clauses import (
+    Statement,
+    names_unrealised,
+    unrealised,
+)
+from memory_lab.brains.offline.parse.keys import Reading, key_word, noun_key, slug
+from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     FILLERS,
     GENERAL_NOUNS,
@@ -36,8 +40,8 @@ from memory_lab.brains.parsed.lexicon import (
     STATE_FRAMES,
     TIME_NOUNS,
 )
-from memory_lab.brains.parsed.titles import quoted_span
-from memory_lab.brains.rule_based.extraction.vocabulary import value_class
+from memory_lab.brains.offline.parse.titles import quoted_span
+from memory_lab.brains.offline.rules.vocabulary import value_class
 
 MAX_VALUE_TOKENS = 9
 _CUT_DEPS = frozenset(

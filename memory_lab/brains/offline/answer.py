@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memory_lab.brains.rule_based.current_lines import current_first
-from memory_lab.brains.rule_based.fact_line import read_fact_line
+from memory_lab.brains.offline.current_lines import current_first
+from memory_lab.brains.offline.fact_line import read_fact_line
 from memory_lab.fusion import fuse_ranks
 from memory_lab.text import content_words, unescape_data
 from memory_lab.types import ContextBundle

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     cannot_key,
     const_key,
     runs_on_key,
     slot_key,
     spend_limit_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     AMOUNT,
     APOS,
@@ -21,8 +21,8 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import Example, Rule
+from memory_lab.brains.offline.rules.vocabulary import (
     VAGUE,
     slug,
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     obligation_key,
     slot_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     END,
@@ -19,7 +19,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
+from memory_lab.brains.offline.rules.rule import Example, Rule
 
 OPEN_ITEMS: tuple[Rule, ...] = (
     Rule(

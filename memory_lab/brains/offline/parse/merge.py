@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory_lab.brains.parsed.change import (
+from memory_lab.brains.offline.parse.change import (
     sentence_past_only,
     sentence_signals_change,
 )
-from memory_lab.brains.parsed.extract import parse_candidates
-from memory_lab.brains.parsed.pipeline import parse_many
-from memory_lab.brains.rule_based.extraction import extract_candidates
-from memory_lab.brains.rule_based.extraction.corrections import FactLike
+from memory_lab.brains.offline.parse.extract import parse_candidates
+from memory_lab.brains.offline.parse.pipeline import parse_many
+from memory_lab.brains.offline.rules import extract_candidates
+from memory_lab.brains.offline.rules.corrections import FactLike
 from memory_lab.text import content_words
 from memory_lab.types import FactCandidate, Message
 

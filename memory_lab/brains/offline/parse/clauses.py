@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.lexicon import (
+from memory_lab.brains.offline.parse.lexicon import (
     HYPOTHETICAL_MARKERS,
     HYPOTHETICAL_MODALS,
     RELATION_NOUNS,
@@ -23,7 +23,7 @@ from memory_lab.brains.parsed.lexicon import (
     UNREALISED_ADVERBS,
     UNREALISED_VERBS,
 )
-from memory_lab.brains.parsed.pronouns import PRONOUNS, Referents
+from memory_lab.brains.offline.parse.pronouns import PRONOUNS, Referents
 
 FIRST_PERSON = frozenset({"i", "we"})
 _CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl"})

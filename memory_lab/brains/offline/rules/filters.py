@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memory_lab.brains.rule_based.extraction.patterns import APOS, RETRACTION
+from memory_lab.brains.offline.rules.patterns import APOS, RETRACTION
 
 CONFIDENCE_EXPLICIT = 0.88
 CONFIDENCE_CORRECTION = 0.95

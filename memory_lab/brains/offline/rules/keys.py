@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from memory_lab.brains.rule_based.extraction.filters import negated_before
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.filters import negated_before
+from memory_lab.brains.offline.rules.patterns import (
     REL_SINGLE,
     RELATION_WORD,
     REPLY_VERB,
 )
-from memory_lab.brains.rule_based.extraction.rule import KeyFn
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import KeyFn
+from memory_lab.brains.offline.rules.vocabulary import (
     CANNOT_IGNORED,
     COUNT_IGNORED,
     END_VERBS,

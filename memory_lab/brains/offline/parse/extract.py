@@ -12,30 +12,34 @@ from collections.abc import Sequence
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.change import past_only, reports_event, signals_change
-from memory_lab.brains.parsed.clauses import Statement, statements
-from memory_lab.brains.parsed.facts import Reading, readings, slug
-from memory_lab.brains.parsed.frames import (
+from memory_lab.brains.offline.parse.change import (
+    past_only,
+    reports_event,
+    signals_change,
+)
+from memory_lab.brains.offline.parse.clauses import Statement, statements
+from memory_lab.brains.offline.parse.facts import Reading, readings, slug
+from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
     named_by_verb,
 )
-from memory_lab.brains.parsed.lexicon import (
+from memory_lab.brains.offline.parse.lexicon import (
     ENDING_PHRASALS,
     ENDING_VERBS,
     PLAN_VERBS,
     STATE_FRAMES,
 )
-from memory_lab.brains.parsed.names import possessed_names, relation_readings
-from memory_lab.brains.parsed.pipeline import parse_many
-from memory_lab.brains.parsed.pronouns import Referents
-from memory_lab.brains.parsed.runons import repunctuated
-from memory_lab.brains.rule_based.extraction.candidates import (
+from memory_lab.brains.offline.parse.names import possessed_names, relation_readings
+from memory_lab.brains.offline.parse.pipeline import parse_many
+from memory_lab.brains.offline.parse.pronouns import Referents
+from memory_lab.brains.offline.parse.runons import repunctuated
+from memory_lab.brains.offline.rules.candidates import (
     CATEGORY_IMPORTANCE,
     speaker_subject,
 )
-from memory_lab.brains.rule_based.extraction.corrections import FactLike
-from memory_lab.brains.rule_based.extraction.filters import JOKE
+from memory_lab.brains.offline.rules.corrections import FactLike
+from memory_lab.brains.offline.rules.filters import JOKE
 from memory_lab.text import strip_injected_memory
 from memory_lab.types import FactCandidate, Message
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     choice_key,
     classed_key,
     it_is_key,
     plan_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     END,
@@ -17,7 +17,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
+from memory_lab.brains.offline.rules.rule import Example, Rule
 
 DECISIONS: tuple[Rule, ...] = (
     Rule(

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from memory_lab.brains.parsed.parse_cache import KEPT
+from memory_lab.brains.offline.parse.parse_cache import KEPT
 from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError
 

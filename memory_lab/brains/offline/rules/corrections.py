@@ -11,13 +11,13 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from memory_lab.brains.rule_based.extraction.filters import (
+from memory_lab.brains.offline.rules.filters import (
     CONFIDENCE_CORRECTION,
     confidence,
     negated_before,
 )
-from memory_lab.brains.rule_based.extraction.keys import np_slot
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.keys import np_slot
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     END,
@@ -28,8 +28,8 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     RETRACTION,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Hit, trim_value, usable
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import Hit, trim_value, usable
+from memory_lab.brains.offline.rules.vocabulary import (
     CLASS_CATEGORY,
     KEY_NOISE,
     LANGUAGES,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     age_key,
     born_key,
     const_key,
@@ -13,7 +13,7 @@ from memory_lab.brains.rule_based.extraction.keys import (
     relation_name_key,
     work_in_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     CAPW,
@@ -28,8 +28,8 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     REL,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import Example, Rule
+from memory_lab.brains.offline.rules.vocabulary import (
     LANGUAGES,
 )
 

@@ -19,7 +19,7 @@ The parts, each importing only those above it:
 - `filters`: questions, hypotheticals, jokes, hedges, negation; confidence bands.
 - `rule`: one rule, how it reads a sentence, and its examples.
 - `keys`: how a match becomes a slot, or is rejected.
-- `rules`: the table, one module per fact category.
+- `table`: the rules, one module per fact category.
 - `corrections`: changes and corrections resolved against known facts.
 - `candidates`: the driver, from turns to `FactCandidate`s.
 
@@ -27,19 +27,19 @@ Sentence splitting and removal of pasted-back memory live in `memory_lab.text`,
 because the summariser reads sentences the same way.
 """
 
-from memory_lab.brains.rule_based.extraction.candidates import (
+from memory_lab.brains.offline.rules.candidates import (
     CATEGORY_IMPORTANCE,
     extract_candidates,
     sentence_has_fact,
 )
-from memory_lab.brains.rule_based.extraction.filters import (
+from memory_lab.brains.offline.rules.filters import (
     CONFIDENCE_CORRECTION,
     CONFIDENCE_EXPLICIT,
     CONFIDENCE_HEDGED,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
-from memory_lab.brains.rule_based.extraction.rules import RULES
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import Example, Rule
+from memory_lab.brains.offline.rules.table import RULES
+from memory_lab.brains.offline.rules.vocabulary import (
     slug,
     value_class,
     value_key,

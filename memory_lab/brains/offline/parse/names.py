@@ -14,7 +14,11 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.lexicon import GENERAL_NOUNS, RELATION_NOUNS, TIME_NOUNS
+from memory_lab.brains.offline.parse.lexicon import (
+    GENERAL_NOUNS,
+    RELATION_NOUNS,
+    TIME_NOUNS,
+)
 
 OWNERS = frozenset({"my", "our"})
 

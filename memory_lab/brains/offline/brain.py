@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_lab.brains.base import BrainResult, zero_usage
-from memory_lab.brains.parsed.pipeline import require_parser
-from memory_lab.brains.rule_based.answer import Embed, answer_reply
-from memory_lab.brains.rule_based.extraction import extract_candidates
-from memory_lab.brains.rule_based.summarizer import condense_text, summarize_extractive
+from memory_lab.brains.offline.answer import Embed, answer_reply
+from memory_lab.brains.offline.parse.pipeline import require_parser
+from memory_lab.brains.offline.rules import extract_candidates
+from memory_lab.brains.offline.summarizer import condense_text, summarize_extractive
 from memory_lab.brains.status import NO_MODEL, ModelStatus
 from memory_lab.config import DEFAULT_EXTRACTOR, Extractor, FactConfig
 from memory_lab.tokens import TokenCounter, default_counter
@@ -93,7 +93,7 @@ class RuleBasedBrain:
         if self._extractor == "none":
             return BrainResult([])
         if self._extractor == "parse":
-            from memory_lab.brains.parsed.merge import merged_candidates
+            from memory_lab.brains.offline.parse.merge import merged_candidates
 
             found = merged_candidates(messages, prior=known)
         else:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     always_never_key,
     answer_length_key,
     dont_key,
     reply_language_key,
     slot_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     APOS,
     END,
     LEADIN,
@@ -17,7 +17,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     REPLY_VERB,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
+from memory_lab.brains.offline.rules.rule import Example, Rule
 
 INSTRUCTIONS: tuple[Rule, ...] = (
     Rule(

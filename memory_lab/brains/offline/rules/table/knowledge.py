@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     classed_key,
     const_key,
     count_key,
     possessive_key,
     we_verb_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     END,
@@ -25,7 +25,7 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     POSSESSED,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
+from memory_lab.brains.offline.rules.rule import Example, Rule
 
 KNOWLEDGE: tuple[Rule, ...] = (
     Rule(

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.parsed.clauses import Statement
-from memory_lab.brains.parsed.lexicon import (
+from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     PREFERENCE_VERBS,
     REPLACE_VERBS,

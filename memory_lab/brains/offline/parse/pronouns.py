@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from memory_lab.brains.parsed.lexicon import RELATION_NOUNS
-from memory_lab.brains.rule_based.extraction.corrections import FactLike
+from memory_lab.brains.offline.parse.lexicon import RELATION_NOUNS
+from memory_lab.brains.offline.rules.corrections import FactLike
 
 HE = frozenset(
     """husband boyfriend fiance dad father brother son grandpa grandfather uncle

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.rule_based.extraction.keys import (
+from memory_lab.brains.offline.rules.keys import (
     favorite_of_key,
     prefer_key,
     rather_key,
     slot_key,
 )
-from memory_lab.brains.rule_based.extraction.patterns import (
+from memory_lab.brains.offline.rules.patterns import (
     ADV,
     APOS,
     END,
@@ -20,8 +20,8 @@ from memory_lab.brains.rule_based.extraction.patterns import (
     PHRASE,
     regex,
 )
-from memory_lab.brains.rule_based.extraction.rule import Example, Rule
-from memory_lab.brains.rule_based.extraction.vocabulary import (
+from memory_lab.brains.offline.rules.rule import Example, Rule
+from memory_lab.brains.offline.rules.vocabulary import (
     slug,
 )
 
