@@ -12,6 +12,9 @@ done. Three tables:
   asking twice for the same work records it once.
 - `memory_episodes`: every committed episode, in full. It is the truth about what
   is compressed; the Chroma collection is a search index over it.
+
+The statements themselves are `stores.sql_ledger`'s; this module decides what to
+read and write, and in which transaction.
 """
 
 from __future__ import annotations
@@ -22,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from memory_lab.errors import require_tenant
-from memory_lab.stores import revisions
-from memory_lab.stores.base import Connection, Database, upsert_row
+from memory_lab.stores import revisions, sql_ledger
+from memory_lab.stores.base import Database
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 from memory_lab.stores.tenancy import require_owned
@@ -105,10 +108,7 @@ class JobLedger:
         """The thread's watermarks (all -1 for a new thread)."""
         tenant = require_tenant(tenant)
         with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT * FROM memory_threads WHERE tenant = ? AND thread = ?",
-                (tenant, thread),
-            ).fetchone()
+            row = sql_ledger.read_marks(conn, tenant, thread)
         if row is None:
             return ThreadMarks()
         return ThreadMarks(**{f.name: row[f.name] for f in fields(ThreadMarks)})
@@ -117,22 +117,15 @@ class JobLedger:
         """The tenant's threads with marks (a step has run on each), by name."""
         tenant = require_tenant(tenant)
         with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT thread FROM memory_threads WHERE tenant = ? ORDER BY thread",
-                (tenant,),
-            ).fetchall()
-        return [row["thread"] for row in rows]
+            return sql_ledger.marked_threads(conn, tenant)
 
     def save_marks(self, tenant: str, thread: str, marks: ThreadMarks) -> None:
         """Store the thread's watermarks (inside the caller's transaction, if any)."""
         tenant = require_tenant(tenant)
         names = [f.name for f in fields(ThreadMarks)]
         with self.db.write() as conn:
-            upsert_row(
-                conn,
-                "memory_threads",
-                {"tenant": tenant, "thread": thread},
-                {n: getattr(marks, n) for n in names},
+            sql_ledger.write_marks(
+                conn, tenant, thread, {n: getattr(marks, n) for n in names}
             )
 
     # --- jobs --------------------------------------------------------------------
@@ -153,15 +146,7 @@ class JobLedger:
         tenant = require_tenant(tenant)
         when = encode_time(asked_at)
         with self.db.write() as conn:
-            conn.executemany(
-                "INSERT INTO memory_jobs (tenant, thread, kind, first_seq,"
-                " last_seq, trigger, asked_at, status, owner) VALUES (?, ?, ?, ?, ?,"
-                " ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
-                [
-                    (tenant, thread, kind, first, last, trigger, when, owner)
-                    for kind, first, last, trigger in jobs
-                ],
-            )
+            sql_ledger.insert_jobs(conn, tenant, thread, jobs, when, owner)
 
     def pending(self, owner: str | None = None, limit: int = 64) -> list[Job]:
         """Jobs still owed, oldest first (the order they must run in per thread).
@@ -171,23 +156,15 @@ class JobLedger:
         This is the worker's read across tenants; each job names its tenant, and
         every later call on it is scoped to that tenant.
         """
-        sql, params = "SELECT * FROM memory_jobs WHERE status = 'pending'", []
-        if owner is not None:
-            sql += " AND owner = ?"
-            params.append(owner)
         with self.db.read() as conn:
-            rows = conn.execute(sql + " ORDER BY id LIMIT ?", (*params, limit))
-            rows = rows.fetchall()
+            rows = sql_ledger.pending_jobs(conn, owner, limit)
         return [_job(row) for row in rows]
 
     def count(self, tenant: str | None = None, *, status: str = "pending") -> int:
         """How many jobs (of one tenant, if given) have `status`."""
-        sql, params = "SELECT COUNT(*) FROM memory_jobs WHERE status = ?", [status]
-        if tenant is not None:
-            sql += " AND tenant = ?"
-            params.append(require_tenant(tenant))
+        tenant = None if tenant is None else require_tenant(tenant)
         with self.db.read() as conn:
-            return int(conn.execute(sql, params).fetchone()[0])
+            return sql_ledger.count_jobs(conn, status, tenant)
 
     def claim(self, job: Job) -> bool:
         """Whether the job is still owed; call inside the transaction that finishes it.
@@ -197,32 +174,22 @@ class JobLedger:
         """
         tenant = require_tenant(job.tenant)
         with self.db.read() as conn:
-            row = conn.execute(
-                "SELECT status FROM memory_jobs WHERE tenant = ? AND id = ?",
-                (tenant, job.id),
-            ).fetchone()
-        return row is not None and row["status"] == "pending"
+            return sql_ledger.job_status(conn, tenant, job.id) == "pending"
 
     def finish(self, job: Job) -> None:
         """Mark the job done (inside the transaction that stores its result)."""
         tenant = require_tenant(job.tenant)
         with self.db.write() as conn:
-            conn.execute(
-                "UPDATE memory_jobs SET status = 'done' WHERE tenant = ? AND id = ?",
-                (tenant, job.id),
-            )
+            sql_ledger.mark_job_done(conn, tenant, job.id)
 
     def record_failure(self, job: Job, error: str) -> bool:
         """Count a failed attempt; returns whether the job is now given up."""
         tenant = require_tenant(job.tenant)
         with self.db.write() as conn:
-            row = conn.execute(
-                "UPDATE memory_jobs SET attempts = attempts + 1, error = ?,"
-                " status = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE status END"
-                " WHERE tenant = ? AND id = ? RETURNING status",
-                (error[:2000], MAX_ATTEMPTS, tenant, job.id),
-            ).fetchone()
-        return row is not None and row["status"] == "failed"
+            status = sql_ledger.count_failed_attempt(
+                conn, tenant, job.id, error[:2000], MAX_ATTEMPTS
+            )
+        return status == "failed"
 
     # --- committed episodes ------------------------------------------------------
 
@@ -235,18 +202,11 @@ class JobLedger:
         tenant = require_owned(tenant, episodes)
         with self.db.write() as conn:
             revisions.bump(conn, tenant, "episodes")
-            conn.executemany(
-                "INSERT INTO memory_episodes (tenant, id, thread, first_seq,"
-                " last_seq, record) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            sql_ledger.insert_episodes(
+                conn,
+                tenant,
                 [
-                    (
-                        tenant,
-                        e.id,
-                        e.thread,
-                        e.first_seq,
-                        e.last_seq,
-                        e.model_dump_json(),
-                    )
+                    (e.id, e.thread, e.first_seq, e.last_seq, e.model_dump_json())
                     for e in episodes
                 ],
             )
@@ -266,58 +226,27 @@ class JobLedger:
     def episodes(self, tenant: str, ids: Sequence[str] | None = None) -> list[Episode]:
         """Committed episodes (those named by `ids`, if given), in seq order."""
         tenant = require_tenant(tenant)
-        sql = "SELECT record FROM memory_episodes WHERE tenant = ?"
+        wanted = None if ids is None else list(dict.fromkeys(ids))
         with self.db.read() as conn:
-            if ids is None:
-                rows = conn.execute(sql, (tenant,)).fetchall()
-            else:
-                rows = _in_pages(conn, sql, tenant, list(dict.fromkeys(ids)))
-        found = [self._episode_of(r["record"]) for r in rows]
+            records = sql_ledger.episode_records(conn, tenant, wanted)
+        found = [self._episode_of(r) for r in records]
         return sorted(found, key=lambda e: (e.first_seq, e.last_seq, e.id))
 
     def committed_ids(self, tenant: str, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are committed episodes of the tenant."""
         tenant = require_tenant(tenant)
         with self.db.read() as conn:
-            rows = _in_pages(
-                conn,
-                "SELECT id FROM memory_episodes WHERE tenant = ?",
-                tenant,
-                list(dict.fromkeys(ids)),
-            )
-        return {r["id"] for r in rows}
+            return sql_ledger.episode_ids(conn, tenant, list(dict.fromkeys(ids)))
 
     def episode_count(self, tenant: str) -> int:
         """How many committed episodes the tenant has."""
         with self.db.read() as conn:
-            return int(
-                conn.execute(
-                    "SELECT COUNT(*) FROM memory_episodes WHERE tenant = ?",
-                    (require_tenant(tenant),),
-                ).fetchone()[0]
-            )
+            return sql_ledger.count_episodes(conn, require_tenant(tenant))
 
     def episode_tenants(self) -> list[str]:
         """Tenants with at least one committed episode (the index check at open)."""
         with self.db.read() as conn:
-            rows = conn.execute(
-                "SELECT DISTINCT tenant FROM memory_episodes"
-            ).fetchall()
-        return [r["tenant"] for r in rows]
-
-
-_PAGE = 900
-"""Ids per `IN (...)`: under SQLite's limit on bound variables."""
-
-
-def _in_pages(conn: Connection, sql: str, tenant: str, ids: list[str]) -> list[Any]:
-    rows: list[Any] = []
-    for start in range(0, len(ids), _PAGE):
-        chunk = ids[start : start + _PAGE]
-        rows += conn.execute(
-            f"{sql} AND id IN ({', '.join('?' * len(chunk))})", (tenant, *chunk)
-        ).fetchall()
-    return rows
+            return sql_ledger.episode_tenants(conn)
 
 
 def _job(row: sqlite3.Row) -> Job:

@@ -3,7 +3,7 @@
 `SqlSessionStore` lives in the engine's one database (a SQLite file or Postgres,
 where migration step 8 makes the table), so a close and the extraction it asks for
 can commit together. `InMemorySessionStore` is the plain-Python reference, for
-memory held in the process.
+memory held in the process. The SQL store's statements are `stores.sql_sessions`'s.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any, Protocol
 from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import require_tenant
 from memory_lab.sessions.lifecycle import SessionRecord
-from memory_lab.stores.base import Database, upsert_row
+from memory_lab.stores import sql_sessions
+from memory_lab.stores.base import Database
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
 
@@ -47,22 +48,14 @@ class SqlSessionStore:
         """The thread's session, or None before its first turn."""
         tenant = require_tenant(tenant)
         with self._db.read() as conn:
-            row = conn.execute(
-                f"SELECT {', '.join(_NAMES)} FROM memory_sessions"
-                " WHERE tenant = ? AND thread = ?",
-                (tenant, thread),
-            ).fetchone()
+            row = sql_sessions.read_session(conn, tenant, thread, _NAMES)
         return None if row is None else _decode(row)
 
     def rows(self, tenant: str) -> list[tuple[str, SessionRecord]]:
         """Every thread's session of the tenant, by thread (for an export)."""
         tenant = require_tenant(tenant)
         with self._db.read() as conn:
-            rows = conn.execute(
-                f"SELECT thread, {', '.join(_NAMES)} FROM memory_sessions"
-                " WHERE tenant = ? ORDER BY thread",
-                (tenant,),
-            ).fetchall()
+            rows = sql_sessions.session_rows(conn, tenant, _NAMES)
         return [(row["thread"], _decode(row)) for row in rows]
 
     def put(self, tenant: str, thread: str, record: SessionRecord) -> None:
@@ -73,9 +66,7 @@ class SqlSessionStore:
             for n in _NAMES
         }
         with self._db.write() as conn:
-            upsert_row(
-                conn, "memory_sessions", {"tenant": tenant, "thread": thread}, values
-            )
+            sql_sessions.write_session(conn, tenant, thread, values)
 
 
 class InMemorySessionStore:

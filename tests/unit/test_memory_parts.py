@@ -18,8 +18,10 @@ from memory_lab.stores.locations import StoreSpec
 from memory_lab.types import Episode
 from tests.helpers import T0, msg
 
-OWNER = Path(__file__).resolve().parents[2] / "memory_lab" / "owner"
+LIBRARY = Path(__file__).resolve().parents[2] / "memory_lab"
+OWNER = LIBRARY / "owner"
 SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|PRAGMA)\b")
+DDL = re.compile(r"\b(CREATE (TABLE|INDEX)|ALTER TABLE|DROP (TABLE|INDEX))\b")
 
 
 def test_no_folder_and_no_server_keeps_every_part_in_this_process():
@@ -71,6 +73,19 @@ def test_owner_writes_no_sql_and_never_imports_the_graph(path):
         assert "plain sqlite3 connections" in text
         return
     assert not SQL.search(text), f"{path.name} holds SQL"
+    assert "sqlite3.connect" not in text
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted([*(LIBRARY / "jobs").glob("*.py"), *(LIBRARY / "sessions").glob("*.py")]),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_the_ledger_and_the_sessions_leave_their_sql_to_stores(path):
+    # Their statements are stores.sql_ledger's and stores.sql_sessions'.
+    text = path.read_text(encoding="utf-8")
+    assert not SQL.search(text), f"{path.parent.name}/{path.name} holds SQL"
+    assert not DDL.search(text), f"{path.parent.name}/{path.name} makes tables"
     assert "sqlite3.connect" not in text
 
 
