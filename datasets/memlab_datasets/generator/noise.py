@@ -1,0 +1,47 @@
+"""Turns that carry no fact: small talk, domain chatter, sign-offs, long rambles.
+
+They are what a memory must learn to pass over; a fact buried in a long
+message is still a fact.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from memlab_datasets.domains import (
+    LONG_FILLER,
+    SIGN_OFFS,
+    SMALL_TALK,
+    SMALL_TALK_REPLIES,
+)
+
+if TYPE_CHECKING:
+    from memlab_datasets.generator.timeline import Timeline
+
+
+def lengthen(rng: random.Random, rate: float, text: str) -> str:
+    """Sometimes (at `rate`) bury the text inside a very long message."""
+    if rng.random() >= rate:
+        return text
+    before = [rng.choice(LONG_FILLER) for _ in range(rng.randint(8, 16))]
+    after = [rng.choice(LONG_FILLER) for _ in range(rng.randint(8, 16))]
+    return " ".join([*before, text, *after])
+
+
+def small_talk(timeline: Timeline) -> None:
+    """One exchange of small talk."""
+    timeline.exchange(timeline.pick(SMALL_TALK), timeline.pick(SMALL_TALK_REPLIES))
+
+
+def chatter(timeline: Timeline) -> None:
+    """One on-topic question of the domain's that states nothing about the user."""
+    domain = timeline.domain
+    # Chatter and its replies are parallel lists: a question gets its answer.
+    i = timeline.rng.randrange(len(domain.chatter))
+    timeline.exchange(domain.chatter[i], domain.chatter_replies[i])
+
+
+def sign_off(timeline: Timeline) -> None:
+    """A last user turn with no reply, for sessions of an odd length."""
+    timeline.say("user", timeline.pick(SIGN_OFFS))
