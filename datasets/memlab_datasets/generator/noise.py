@@ -1,32 +1,17 @@
-"""Turns that carry no fact: small talk, domain chatter, sign-offs, long rambles.
+"""Exchanges that carry no fact: small talk, domain chatter and sign-offs.
 
-They are what a memory must learn to pass over; a fact buried in a long
-message is still a fact.
+They are what a memory must learn to pass over. (Long rambles around a user
+turn are written by `Timeline.say`, since any turn may get one.)
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
-from memlab_datasets.domains import (
-    LONG_FILLER,
-    SIGN_OFFS,
-    SMALL_TALK,
-    SMALL_TALK_REPLIES,
-)
+from memlab_datasets.domains import SIGN_OFFS, SMALL_TALK, SMALL_TALK_REPLIES
 
 if TYPE_CHECKING:
     from memlab_datasets.generator.timeline import Timeline
-
-
-def lengthen(rng: random.Random, rate: float, text: str) -> str:
-    """Sometimes (at `rate`) bury the text inside a very long message."""
-    if rng.random() >= rate:
-        return text
-    before = [rng.choice(LONG_FILLER) for _ in range(rng.randint(8, 16))]
-    after = [rng.choice(LONG_FILLER) for _ in range(rng.randint(8, 16))]
-    return " ".join([*before, text, *after])
 
 
 def small_talk(timeline: Timeline) -> None:

@@ -1,8 +1,8 @@
 """One conversation while it is being written: its turns and what they stated.
 
-The moves (facts, traps, small talk) write through `Timeline.say` and record
-what they planted here, so the gold facts and the probes can be read off it
-afterwards.
+The moves (facts, traps, small talk) write through `Timeline.say`, which now
+and then buries a user turn in a long ramble, and record what they planted
+here, so the gold facts and the probes can be read off it afterwards.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Literal
 
-from memlab_datasets.domains import ABSENT_SLOTS, Domain, Slot
+from memlab_datasets.domains import ABSENT_SLOTS, LONG_FILLER, Domain, Slot
 from memlab_datasets.generator.config import EPOCH, USER_SPEAKER, GeneratorConfig
-from memlab_datasets.generator.noise import lengthen
 from memlab_datasets.types import Session, Trap
 from memory_lab.config import FACT_CATEGORIES, FactConfig
 from memory_lab.types import Message
@@ -114,7 +113,7 @@ class Timeline:
     def say(self, role: Literal["user", "assistant"], text: str) -> int:
         """Append one turn a few minutes after the last; returns its position."""
         if role == "user":
-            text = lengthen(self.rng, self.config.long_message_rate, text)
+            text = self._lengthen(text)
         self.turn_no += 1
         turn_id = f"D{self.session_no}:{self.turn_no}"
         gap = self.rng.randint(1, 4) + (5 if len(text) > 1000 else 0)
@@ -133,6 +132,14 @@ class Timeline:
         )
         self.session_turn_ids.append(turn_id)
         return len(self.turns) - 1
+
+    def _lengthen(self, text: str) -> str:
+        """Sometimes bury the text inside a very long message."""
+        if self.rng.random() >= self.config.long_message_rate:
+            return text
+        before = [self.rng.choice(LONG_FILLER) for _ in range(self.rng.randint(8, 16))]
+        after = [self.rng.choice(LONG_FILLER) for _ in range(self.rng.randint(8, 16))]
+        return " ".join([*before, text, *after])
 
     def exchange(self, user: str, reply: str) -> int:
         """A user turn and the assistant's reply; returns the user turn's position."""
