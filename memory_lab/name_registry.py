@@ -7,12 +7,17 @@ entries; this is what they share: a name claimed by one module is refused to
 another unless it asks to replace it, the built-in modules are imported on first
 use, and ``--plugin MODULE`` and entry points import modules that register more,
 with one error that names what could not be loaded.
+
+No module is imported while the table's lock is held: an import runs plug-in
+code, which may take locks of its own or start threads that register. A module
+registers through `add`, which holds the lock only to write its entry.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
@@ -35,8 +40,8 @@ class NameRegistry(Generic[Entry]):
             None when the caller registers them itself.
         entry_point_group: The entry point group installed distributions add
             entries through; None for none.
-        lock: The lock over the table; re-entrant, because a module imported
-            during discovery registers while discovery holds it.
+        lock: The lock over the table (and over who is discovering); held
+            only to read or write them, never across an import.
     """
 
     def __init__(
@@ -56,12 +61,15 @@ class NameRegistry(Generic[Entry]):
         self._source = source
         self._key = key
         self._builtins = builtins
-        # Guards `_entries` and discovery.
+        # Guards `_entries`, `_discovered` and `_discoverer`.
         self._lock = (
             lock if lock is not None else named_lock("plugins.registry", reentrant=True)
         )
         self._entries: dict[str, Entry] = {}
         self._discovered = builtins is None and entry_point_group is None
+        self._discoverer: int | None = None
+        """The thread importing the built-ins and entry points now, if any."""
+        self._discovery_ended = threading.Condition(self._lock)
 
     def key(self, name: str) -> str:
         """The name as the table holds it."""
@@ -113,16 +121,48 @@ class NameRegistry(Generic[Entry]):
             return tuple(self._entries[n] for n in sorted(self._entries))
 
     def discover(self) -> None:
-        """Import the built-in modules and the entry points, once per process."""
+        """Import the built-in modules and the entry points, once per process.
+
+        The imports run outside the lock. A thread that reads while another
+        imports waits until the whole table is there; a read from inside those
+        imports (a module that asks at import) sees it as far as it has come.
+        A failed import is not remembered as done: the next read tries again,
+        so every reader gets the error naming the module, never a table that
+        silently lacks it.
+
+        Raises:
+            The registry's error: naming the module or entry point that could
+                not be imported.
+        """
         if self._discovered:
             return
+        me = threading.get_ident()
         with self._lock:
-            if self._discovered:
+            while not self._discovered and self._discoverer not in (None, me):
+                self._discovery_ended.wait()
+            if self._discovered or self._discoverer == me:
                 return
-            self._discovered = True
+            self._discoverer = me
+        done = False
+        try:
             for module in self._builtins() if self._builtins else ():
-                importlib.import_module(module)
+                self._import_builtin(module)
             self.load_entry_points()
+            done = True
+        finally:
+            with self._lock:
+                self._discovered = done
+                self._discoverer = None
+                self._discovery_ended.notify_all()
+
+    def _import_builtin(self, module: str) -> None:
+        try:
+            importlib.import_module(module)
+        except Exception as exc:
+            raise self._error(
+                f"cannot load built-in {self.what} module {module!r}: "
+                f"{type(exc).__name__}: {exc}"
+            ) from None
 
     def load_plugin(self, module: str) -> list[str]:
         """Import a module that registers entries; the names it added, sorted.

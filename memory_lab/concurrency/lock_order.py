@@ -61,11 +61,11 @@ LOCK_ORDER: tuple[str, ...] = (
     "memory.events",
     "memory.episodes",
     "memory.sessions",
-    # The data set and system registries' tables (each its own), held while
-    # their plug-in modules are imported and register (a trigger, perhaps).
+    # The data set and system registries' tables (each its own) and who is
+    # discovering them; their plug-in modules are imported outside it.
     "plugins.registry",
-    # The trigger registry's table: looked up inside a step, and held while the
-    # built-in and entry-point trigger modules are imported and register.
+    # The trigger registry's table and who is discovering it: looked up inside a
+    # step; the built-in and entry-point trigger modules are imported outside it.
     "triggers.registry",
     # LiveSources: the registered live sources and their last values.
     "live.sources",
@@ -122,3 +122,21 @@ def named_lock(name: str, *, reentrant: bool = False) -> Any:
 
 
 _DECLARED = frozenset(LOCK_ORDER)
+
+
+def held_locks() -> list[str]:
+    """The named locks the calling thread holds, first taken first.
+
+    For tests, and for checks a plug-in makes of where it runs: only checked
+    locks know who holds them.
+
+    Raises:
+        RuntimeError: when checking is off (`MEMORY_LAB_LOCK_ORDER` is not
+            `check`), since a plain lock cannot say.
+    """
+    if CHECKER is None:
+        raise RuntimeError(
+            "held_locks needs MEMORY_LAB_LOCK_ORDER=check: plain locks do not "
+            "know who holds them"
+        )
+    return CHECKER.held()
