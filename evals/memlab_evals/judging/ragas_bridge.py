@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from memlab_evals.running.log import ProbeRecord, RunLog
+from memlab_evals.scorers.ragas_columns import RAGAS_COLUMNS
 
 if TYPE_CHECKING:
     from ragas import EvaluationDataset
@@ -71,17 +72,6 @@ def to_evaluation_dataset(log: RunLog, system: str) -> EvaluationDataset:
         for p in _probes(log, system)
     ]
     return ragas.EvaluationDataset(samples=samples)
-
-
-RAGAS_COLUMNS: dict[str, str] = {
-    "non_llm_context_recall": "ragas_context_recall",
-    "non_llm_context_precision": "ragas_context_precision",
-    "string_presence": "ragas_string_presence",
-    "faithfulness": "ragas_faithfulness",
-    "answer_correctness": "ragas_answer_correctness",
-}
-"""ragas's metric -> the summary column that averages it (the last two need a
-judge: see `memlab_evals.judging.ragas_llm`)."""
 
 
 def _offline_metrics() -> dict[str, Any]:

@@ -25,9 +25,9 @@ import pandas as pd
 from memlab_datasets import load_dataset
 from memlab_datasets.types import Conversation, Dataset
 
-from memlab_evals.reports.aggregate import summarize
 from memlab_evals.running.executors import Executor
 from memlab_evals.running.runner import run_eval
+from memlab_evals.scorers.summary import summarize
 from memlab_evals.systems import is_baseline, make_system, pick
 from memory_lab.recipes import recipe
 from memory_lab.text import turn_line

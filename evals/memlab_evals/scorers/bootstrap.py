@@ -1,7 +1,7 @@
 """The bootstrap interval every summary, goal and judge check reports.
 
 One seed and one number of resamples, so an interval is the same wherever it
-is computed; `memlab_evals.reports.aggregate` re-exports all three names.
+is computed; `memlab_evals.scorers.summary` re-exports all three names.
 """
 
 from __future__ import annotations
