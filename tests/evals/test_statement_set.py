@@ -8,8 +8,14 @@ memlab_evals.running.statement_set --verbose` prints every case.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
-from memlab_evals.running.statement_set import load_cases, score_statements
+from memlab_evals.readme.extraction import statement_cell
+from memlab_evals.readme.stamps import stamps_of
+from memlab_evals.running.provenance import git_commit
+from memlab_evals.running.statement_set import load_cases, main, score_statements
 
 RECALL_FLOOR = 0.28
 PRECISION_FLOOR = 0.45
@@ -29,3 +35,23 @@ def test_the_parser_brain_stores_what_ordinary_sentences_state() -> None:
     assert score.violations <= MAX_FORBIDDEN
     noise = [c for c in score.cases if c.topic == "noise"]
     assert noise and not any(c.active for c in noise)
+
+
+def test_the_written_figures_carry_the_commit_the_stamps_read(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.jsonl"
+    case = {
+        "id": "pets-01",
+        "topic": "pets",
+        "turns": [{"speaker": "", "text": "My dog is called Biscuit."}],
+        "expect": [{"subject": "user", "value": "Biscuit", "status": "active"}],
+        "forbid": [],
+    }
+    cases.write_text(json.dumps(case) + "\n", encoding="utf-8")
+    out = tmp_path / "evals/results/extraction/statements-x-rules.txt"
+    assert main(["--extractor", "rules", "--path", str(cases), "--out", str(out)]) == 0
+    (stamp,) = stamps_of(out, tmp_path)
+    commit = git_commit()
+    assert stamp.commit == commit.removesuffix("+dirty")
+    assert stamp.dirty == commit.endswith("+dirty")
+    assert out.read_text(encoding="utf-8").startswith("set cases.jsonl; git commit")
+    assert statement_cell(out).endswith(", 0")

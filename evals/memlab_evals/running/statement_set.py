@@ -14,6 +14,10 @@ end so every turn is extracted), then its stored rows are matched:
   hypothetical or someone else's words stored as fact).
 
 Run `python -m memlab_evals.running.statement_set [--extractor rules]` for the figures.
+The first line names the set and the commit the code ran at (``+dirty`` when the
+tree had edits), as every committed result records it; write the file with
+``--out``, since a shell redirect into the checkout dirties the tree before the
+commit is read.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from memlab_evals.running.provenance import git_commit
 from memory_lab.clock import ManualClock
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS, Extractor, MemoryConfig
 from memory_lab.engine import MemoryEngine
@@ -168,33 +173,53 @@ def score_statements(
     return StatementScore(extractor, results)
 
 
+def run_line(path: Path) -> str:
+    """What the figures were made from: the set's file and the commit (the stamp)."""
+    return f"set {path.name}; git commit `{git_commit()}`"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the set's recall, precision and violations, and each miss."""
+    """Print (or write to --out) the set's recall, precision, violations and misses."""
     parser = argparse.ArgumentParser(
         prog="python -m memlab_evals.running.statement_set"
     )
     parser.add_argument("--extractor", choices=EXTRACTORS, default=DEFAULT_EXTRACTOR)
     parser.add_argument("--path", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--verbose", action="store_true", help="every case's rows")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="write the figures to this file; unlike a shell redirect into the "
+        "checkout, it is written after the commit is read, so a clean tree is "
+        "stamped clean",
+    )
     args = parser.parse_args(argv)
+    # Read before anything is written: the code that runs is what was checked out.
+    lines = [run_line(args.path)]
     score = score_statements(args.extractor, args.path)
     expected = sum(c.expected for c in score.cases)
     active = sum(len(c.active) for c in score.cases)
-    print(
+    lines.append(
         f"{args.extractor}: recall {score.recall:.3f} "
         f"({sum(c.met for c in score.cases)}/{expected}), precision "
         f"{score.precision:.3f} ({sum(c.correct_active for c in score.cases)}/"
         f"{active}), forbidden values stored: {score.violations}"
     )
     for topic, (met, total) in sorted(score.by_topic().items()):
-        print(f"  {topic:14s} {met}/{total}")
+        lines.append(f"  {topic:14s} {met}/{total}")
     if args.verbose:
         for case in score.cases:
-            print(f"{case.id}: met {case.met}/{case.expected}; missed {case.missed}")
-            for row in case.active:
-                print(f"    {row}")
-            for bad in case.violations:
-                print(f"    FORBIDDEN {bad}")
+            lines.append(
+                f"{case.id}: met {case.met}/{case.expected}; missed {case.missed}"
+            )
+            lines.extend(f"    {row}" for row in case.active)
+            lines.extend(f"    FORBIDDEN {bad}" for bad in case.violations)
+    text = "\n".join(lines) + "\n"
+    if args.out is None:
+        print(text, end="")
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
     return 0
 
 
