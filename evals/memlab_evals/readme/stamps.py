@@ -285,21 +285,6 @@ gone), so the list only shrinks. The results page shows it (block
 """
 
 UNSTAMPED_EXCEPTIONS: dict[str, str] = {
-    **{
-        f"evals/results/extraction/statements{name}.txt": (
-            "statement-set scores; the file format has no commit line"
-        )
-        for name in (
-            "-parse",
-            "-rules",
-            "-b-parse",
-            "-b-rules",
-            "-c-parse",
-            "-c-rules",
-            "-d-parse",
-            "-d-rules",
-        )
-    },
     "benchmarks/results/bench-llm-throughput.json": (
         "`bench --llm-throughput` writes no machine record"
     ),
