@@ -34,7 +34,7 @@ from memory_lab.facts.memory import FactMemory
 from memory_lab.facts.tools import ToolParts, offered_tools
 from memory_lab.graph import Deps, MemoryState, builder, maintenance_builder
 from memory_lab.jobs.committed import CommittedEpisodeStore
-from memory_lab.jobs.planning import config_fingerprint
+from memory_lab.jobs.planning import config_fingerprint, decide_ahead
 from memory_lab.jobs.worker import MemoryWorker
 from memory_lab.memory_parts import open_parts
 from memory_lab.memory_work import FACTS_WARMED, MemoryWork
@@ -322,15 +322,12 @@ class MemoryEngine:
     # --- internals -------------------------------------------------------------
 
     def _step(self, tenant: str, thread: str, update: dict) -> StepResult:
+        # Plug-in triggers decide holding no lock; the step checks what they read.
+        ahead = decide_ahead(self.deps, tenant, thread, update, self.clock.now())
         with self._lock:
-            payload = {
-                "tenant": tenant,
-                "thread": thread,
-                "respond": False,
-                "close_session": False,
-                **update,
-            }
             # `update` holds the step's own MemoryState keys (incoming, respond...).
+            payload = {"tenant": tenant, "thread": thread, "ahead": ahead}
+            payload |= {"respond": False, "close_session": False, **update}
             out = self.graph.invoke(cast(MemoryState, payload), context=self.deps)
         if out.get("jobs"):
             self.worker.notify()

@@ -12,8 +12,16 @@ for (compression, extraction, day and week summaries, warming the index) is
 done by the one memory worker thread, in order. The other threads are the
 trigger guard (a decision with a time limit), the parser's warm-up, the MCP
 transport and the live-source fetches; what they share is below, each entry
-with what it guards, and no plug-in code (a trigger's decision) runs while the
-database is held for writing.
+with what it guards.
+
+Plug-in code runs holding none of these, but in one race. A trigger decides
+before the step takes `engine.step` (`jobs.planning.decide_ahead`), over the thread's turns as
+the step will store them; the step takes that decision only if it reads the
+same marks and turns, so the decision is the one it would make itself. The
+race: when another step or another process stored or planned in between, the
+triggers decide again inside the step, under `engine.step` but outside any
+write transaction. A trigger's cut between episodes runs in the worker, holding
+none. A registry imports its plug-in modules outside its own lock.
 
 Each lock is made by `named_lock(name)`. In production that is a plain
 `threading.Lock` or `RLock`: the order costs nothing. With the environment
@@ -33,7 +41,8 @@ from typing import Any
 from memory_lab.concurrency.lock_checker import LockOrderChecker
 
 LOCK_ORDER: tuple[str, ...] = (
-    # MemoryEngine: one graph step, context assembly, search or purge at a time.
+    # MemoryEngine: one graph step, context assembly, search or purge at a time
+    # (a step's triggers decide before it is taken).
     "engine.step",
     # PeriodSummaries: one pass over the finished days and weeks per memory.
     "periods.update",

@@ -108,6 +108,7 @@ def check_triggers(state: MemoryState, runtime: Runtime[Deps]) -> dict:
         thread,
         deps.clock.now(),
         close_session=bool(state.get("close_session")),
+        ahead=state.get("ahead"),
     )
     # Read after the plan: the worker may have committed work meanwhile.
     marks = deps.jobs.marks(tenant, thread)

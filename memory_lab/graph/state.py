@@ -24,6 +24,10 @@ class MemoryState(TypedDict, total=False):
     close_session: bool
     """Close the session: extract everything past the watermark. Set by the
     caller, or by `track_session` when the session timed out."""
+    ahead: Any
+    """The triggers' decision made before the step took the engine's lock
+    (`memory_lab.jobs.planning.DecidedAhead`, never checkpointed); planning
+    takes it only if it still holds."""
     # outputs of a step
     window: list[dict]
     """The thread's window after the step: turns no committed episode holds."""

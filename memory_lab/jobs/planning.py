@@ -10,16 +10,25 @@ a trigger may be a plug-in, and plug-in code never runs while the database is
 held for writing. The transaction records the decision only if the marks it was
 made over still stand; otherwise another writer planned meanwhile and the
 triggers decide again over what it left.
+
+They decide before the step takes the engine's lock, too (`decide_ahead`): over
+the thread's unplanned turns and the step's incoming ones, numbered as the
+transcript will number them. The step's planning takes that decision only if
+the marks and the turns it reads itself are those, field for field, so it is
+the decision the triggers would make there; when another step or process
+stored or planned in between, the triggers decide again inside the step.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memory_lab.config import MemoryConfig
+from memory_lab.errors import TriggerError
 from memory_lab.events import make_event
 from memory_lab.jobs import phases
 from memory_lab.jobs.ledger import JobKind, ThreadMarks
@@ -30,6 +39,7 @@ if TYPE_CHECKING:
     from pydantic.main import IncEx
 
     from memory_lab.jobs.parts import PlanningParts
+    from memory_lab.stores.base import TranscriptStore
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,87 @@ class TurnPlan:
     events: list[MemoryEvent]
 
 
+@dataclass(frozen=True)
+class DecidedAhead:
+    """The triggers' decision made before the step's lock, and what it was made over."""
+
+    marks: tuple[int, int, int, str]
+    """The planning marks it read."""
+    turns: tuple[str, ...]
+    """The turns it decided over, each as its JSON."""
+    now: datetime
+    decision: TriggerDecision | None
+    refusal: TriggerError | None
+    """A trigger's refusal, raised when the step plans: its turns are stored then."""
+
+    def holds(self, marks: ThreadMarks, unplanned: Sequence[Message]) -> bool:
+        """Whether the step reads what this decision was made over."""
+        return self.marks == _planning_marks(marks) and self.turns == _as_read(
+            unplanned
+        )
+
+    def result(self) -> TriggerDecision:
+        """The decision, or the refusal raised."""
+        if self.refusal is not None:
+            raise self.refusal
+        assert self.decision is not None
+        return self.decision
+
+
+def decide_ahead(
+    deps: PlanningParts,
+    tenant: str,
+    thread: str,
+    update: dict[str, Any],
+    now: datetime,
+) -> DecidedAhead:
+    """Decide over the thread's unplanned turns and the step's `incoming` ones.
+
+    `update` is the step's input (its `incoming` turns as dicts); they are
+    numbered after the tenant's newest turn, as the transcript will number them.
+    """
+    incoming = [Message.model_validate(m) for m in update.get("incoming", [])]
+    with deps.jobs.db.read():
+        marks = deps.jobs.marks(tenant, thread)
+        unplanned = deps.transcript.messages(
+            tenant, thread, first_seq=marks.planned_upto + 1
+        )
+        known = unplanned[-1].seq if unplanned else marks.decided_upto
+        first = _next_seq(deps.transcript, tenant, known)
+    turns = [
+        *unplanned,
+        *(m.model_copy(update={"seq": first + i}) for i, m in enumerate(incoming)),
+    ]
+    try:
+        decision, refusal = _decide(deps, turns, now), None
+    except TriggerError as exc:
+        decision, refusal = None, exc
+    return DecidedAhead(_planning_marks(marks), _as_read(turns), now, decision, refusal)
+
+
+def _next_seq(transcript: TranscriptStore, tenant: str, known: int) -> int:
+    """The seq the tenant's next stored turn gets: one past its newest.
+
+    `known` is a seq the thread holds; only turns after it (or after the
+    count, which the newest is never below) are read.
+    """
+    held = transcript.count(tenant)
+    later = transcript.messages(tenant, first_seq=max(held - 1, known + 1, 0))
+    return later[-1].seq + 1 if later else max(known + 1, held)
+
+
+def _as_read(turns: Sequence[Message]) -> tuple[str, ...]:
+    return tuple(m.model_dump_json() for m in turns)
+
+
+def _decide(
+    deps: PlanningParts, turns: Sequence[Message], now: datetime
+) -> TriggerDecision:
+    return decide(
+        turns, now, deps.config.recipe, deps.counter, embed=deps.excerpts.window_vectors
+    )
+
+
 def plan_memory_work(
     deps: PlanningParts,
     tenant: str,
@@ -49,12 +140,14 @@ def plan_memory_work(
     now: datetime,
     *,
     close_session: bool = False,
+    ahead: DecidedAhead | None = None,
 ) -> TurnPlan:
     """Decide the triggers over the not-yet-planned turns and record the jobs.
 
     The triggers see the turns past the last planned compression (what the window
     will be once pending work is done), so a compression in flight is not asked
-    for twice.
+    for twice. A decision made `ahead` of the step is taken, with its time, when
+    the step reads what it was made over.
     """
     while True:
         with deps.jobs.db.read():
@@ -62,13 +155,11 @@ def plan_memory_work(
             unplanned = deps.transcript.messages(
                 tenant, thread, first_seq=marks.planned_upto + 1
             )
-        decision = decide(
-            unplanned,
-            now,
-            deps.config.recipe,
-            deps.counter,
-            embed=deps.excerpts.window_vectors,
-        )
+        if ahead is not None and ahead.holds(marks, unplanned):
+            decision, now = ahead.result(), ahead.now
+        else:
+            decision = _decide(deps, unplanned, now)
+        ahead = None  # another writer planned meanwhile: decide over what it left
         with deps.jobs.db.write():
             current = deps.jobs.marks(tenant, thread)
             if _planning_marks(current) != _planning_marks(marks):
