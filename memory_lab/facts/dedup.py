@@ -117,6 +117,29 @@ def meaning_text(key: str, value: str) -> str:
     return f"{slot_words(key)}: {value}"
 
 
+def _only_value_of_relation(
+    candidate: FactCandidate, pool: Sequence[Fact]
+) -> Fact | None:
+    """The one stored value listed under the candidate's relation, if only one is.
+
+    "Actually, I'd rather have short paragraphs from now on" names no slot but
+    its relation (`prefers.short_paragraphs`), and its value embeds no nearer
+    "numbered lists" than "tea". The parse says the statement is a change of
+    what the speaker prefers; when the speaker holds one preference of that
+    relation, that one is what changed. With several, only meaning may choose
+    (`MeaningMatcher.changed`), and below its floor nothing is replaced.
+    """
+    if not listed(candidate):
+        return None
+    head = candidate.key.split(".")[0]
+    same = [
+        f
+        for f in pool
+        if f.key.split(".")[0] == head and listed(f) and not NUMBER.search(f.value)
+    ]
+    return same[0] if len(same) == 1 else None
+
+
 class MeaningMatcher:
     """Embeds facts once and finds the closest stored fact of the same kind."""
 
@@ -250,7 +273,9 @@ class MeaningMatcher:
             for v, f in zip(others, pool, strict=True)
         ]
         best = max(scored, key=lambda s: (s[0], s[1]))
-        return best[2] if best[0] >= floor else None
+        if best[0] >= floor:
+            return best[2]
+        return None if amount else _only_value_of_relation(candidate, pool)
 
     def _same_relation_bonus(self, head: str, fact: Fact) -> float:
         """Credit for a stored value said in the same relation ("prefers.X").

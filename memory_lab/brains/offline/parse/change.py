@@ -31,7 +31,7 @@ NOW_MARKERS = frozenset("now anymore lately nowadays currently instead".split())
 NOW_PHRASES = frozenset({("these", "days"), ("at", "present"), ("any", "more")})
 """Two-word markers of the same."""
 
-_COMPARATIVES = frozenset({"more", "rather", "prefer"})
+_COMPARATIVES = frozenset({"more", "rather"})
 _CHANGE_FRAMES = frozenset({"get", "become", "turn"})
 """Copular verbs of becoming: "my budget got tighter"."""
 
