@@ -12,7 +12,8 @@ what was said, so the library keeps vectors in memory only unless told a file
 (`embeddings.CachingEmbedder.keep_on_disk`); the evals, whose datasets are
 public, use `default_vector_path()`. Several processes share one file the way
 the response cache does: WAL, a short-lived connection per operation, a busy
-timeout.
+timeout. Its SQL stays here, not under `stores/`, for the same reason: the file
+is a cache of its own, always SQLite, that no memory store reads or migrates.
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ learned from them stay until the trash is emptied, so a restore within the
 window gives back exactly what was there. Emptying is a purge of the chat
 (`memory_lab.owner.purge`), which needs the data folder closed: `due` names the
 chats whose window has passed, for the purge to take.
+
+The statements are `stores.sql_chats`'s, and a purge's removal of rows
+`stores.sql_erase`'s.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memory_lab.errors import MemoryLabError, require_tenant
+from memory_lab.stores import sql_chats, sql_erase, sql_ledger
 from memory_lab.stores.base import TranscriptStore
 from memory_lab.stores.databases import database_at
 from memory_lab.stores.sqlite_db import encode_time
@@ -284,29 +288,19 @@ class ChatCatalog:
         return renamed
 
     def _put(self, tenant: str, chat: Chat) -> None:
+        row = (
+            chat.thread,
+            chat.title,
+            chat.titled_by,
+            encode_time(chat.created_at),
+            encode_time(chat.trashed_at),
+        )
         with self._db.write() as conn:
-            conn.execute(
-                "INSERT INTO chats (tenant, thread, title, titled_by, created_at,"
-                " trashed_at) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (tenant, thread) DO UPDATE SET title = excluded.title,"
-                " titled_by = excluded.titled_by, trashed_at = excluded.trashed_at",
-                (
-                    tenant,
-                    chat.thread,
-                    chat.title,
-                    chat.titled_by,
-                    encode_time(chat.created_at),
-                    encode_time(chat.trashed_at),
-                ),
-            )
+            sql_chats.put_chat(conn, tenant, row)
 
     def _rows(self, tenant: str) -> dict[str, Chat]:
         with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT thread, title, titled_by, created_at, trashed_at FROM chats"
-                " WHERE tenant = ?",
-                (tenant,),
-            ).fetchall()
+            rows = sql_chats.chat_rows(conn, tenant)
         return {
             r["thread"]: Chat(
                 r["thread"],
@@ -320,10 +314,7 @@ class ChatCatalog:
 
     def _threads(self, tenant: str) -> Sequence[str]:
         with self._db.read() as conn:
-            rows = conn.execute(
-                "SELECT thread FROM memory_threads WHERE tenant = ?", (tenant,)
-            ).fetchall()
-        return [r["thread"] for r in rows]
+            return sql_ledger.marked_threads(conn, tenant)
 
     def _untracked(self, tenant: str, thread: str) -> Chat | None:
         """A thread with turns but no row, titled by its first user turn."""
@@ -357,45 +348,19 @@ def retitle_after_purge(
     removes them all. Returns the rows removed or retitled.
     """
     if everything:
-        return conn.execute("DELETE FROM chats WHERE tenant = ?", (tenant,)).rowcount
+        return sql_erase.delete_chats(conn, tenant)
     changed = 0
-    if chat is not None and not _turns_left(conn, tenant, chat):
-        changed += conn.execute(
-            "DELETE FROM chats WHERE tenant = ? AND thread = ?", (tenant, chat)
-        ).rowcount
-    rows = conn.execute(
-        "SELECT thread, title, titled_by FROM chats WHERE tenant = ?"
-        " AND titled_by IN (?, ?)",
-        (tenant, "first question", "model"),
-    ).fetchall()
-    for row in rows:
-        first = conn.execute(
-            "SELECT content FROM messages WHERE tenant = ? AND thread = ?"
-            " AND role = 'user' ORDER BY seq LIMIT 1",
-            (tenant, row["thread"]),
-        ).fetchone()
+    if chat is not None and not sql_chats.has_turns(conn, tenant, chat):
+        changed += sql_erase.delete_chats(conn, tenant, chat)
+    for row in sql_chats.titled_by(conn, tenant, ("first question", "model")):
+        first = sql_chats.first_user_turn(conn, tenant, row["thread"])
         if first is None:
-            changed += conn.execute(
-                "DELETE FROM chats WHERE tenant = ? AND thread = ?",
-                (tenant, row["thread"]),
-            ).rowcount
-        elif (auto_title(first["content"]), "first question") != (
+            changed += sql_erase.delete_chats(conn, tenant, row["thread"])
+        elif (auto_title(first), "first question") != (
             row["title"],
             row["titled_by"],
         ):
-            changed += conn.execute(
-                "UPDATE chats SET title = ?, titled_by = ? WHERE tenant = ?"
-                " AND thread = ?",
-                (auto_title(first["content"]), "first question", tenant, row["thread"]),
-            ).rowcount
+            changed += sql_chats.retitle_chat(
+                conn, tenant, row["thread"], auto_title(first), "first question"
+            )
     return changed
-
-
-def _turns_left(conn: Any, tenant: str, thread: str) -> bool:
-    return (
-        conn.execute(
-            "SELECT 1 FROM messages WHERE tenant = ? AND thread = ? LIMIT 1",
-            (tenant, thread),
-        ).fetchone()
-        is not None
-    )

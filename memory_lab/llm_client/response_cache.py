@@ -5,6 +5,8 @@ call to a model costs time or money; with the exact request as key, a repeated r
 sends nothing. Several threads and processes share one file: WAL lets readers run
 beside the writer, each operation opens its own short-lived connection (so no
 connection crosses a thread or a fork), and a busy timeout absorbs brief write locks.
+Its SQL stays here, not under `stores/`: the file is a cache of its own, always
+SQLite, that no memory store reads or migrates.
 """
 
 from __future__ import annotations

@@ -151,3 +151,12 @@ def drop_tenant(conn: Any, tenant: str) -> int:
     for kind in (*CACHED.values(), "items"):
         revisions.bump(conn, tenant, kind)
     return removed
+
+
+def delete_chats(conn: Any, tenant: str, thread: str | None = None) -> int:
+    """Remove the tenant's catalog rows (of one chat, if named); how many."""
+    if thread is None:
+        return conn.execute("DELETE FROM chats WHERE tenant = ?", (tenant,)).rowcount
+    return conn.execute(
+        "DELETE FROM chats WHERE tenant = ? AND thread = ?", (tenant, thread)
+    ).rowcount

@@ -78,11 +78,15 @@ def test_owner_writes_no_sql_and_never_imports_the_graph(path):
 
 @pytest.mark.parametrize(
     "path",
-    sorted([*(LIBRARY / "jobs").glob("*.py"), *(LIBRARY / "sessions").glob("*.py")]),
+    sorted(
+        p
+        for room in ("jobs", "sessions", "chats")
+        for p in (LIBRARY / room).glob("*.py")
+    ),
     ids=lambda p: f"{p.parent.name}/{p.name}",
 )
-def test_the_ledger_and_the_sessions_leave_their_sql_to_stores(path):
-    # Their statements are stores.sql_ledger's and stores.sql_sessions'.
+def test_the_ledger_sessions_and_chats_leave_their_sql_to_stores(path):
+    # Their statements are stores.sql_ledger's, sql_sessions' and sql_chats'.
     text = path.read_text(encoding="utf-8")
     assert not SQL.search(text), f"{path.parent.name}/{path.name} holds SQL"
     assert not DDL.search(text), f"{path.parent.name}/{path.name} makes tables"
