@@ -255,6 +255,26 @@ def _owner_reading(statement: Statement) -> Iterator[Reading]:
             yield Reading("knowledge", key, span)
 
 
+def _numbered_head(noun: Token) -> tuple[Token, int]:
+    """The head of "a year 5 teacher", "a band 6 nurse", and where its phrase starts.
+
+    The parser reads the noun before the number as the head and the rest as an
+    apposition ("year", then "5 teacher"); with no comma between, the phrase is
+    one noun phrase whose head is the last noun.
+    """
+    doc = noun.doc
+    for child in noun.children:
+        if (
+            child.dep_ == "appos"
+            and child.pos_ == "NOUN"
+            and child.i == noun.i + 2
+            and doc[noun.i + 1].like_num
+            and doc[noun.i + 1].head.i == child.i
+        ):
+            return child, noun.i
+    return noun, -1
+
+
 def _copula_readings(statement: Statement) -> Iterator[Reading]:
     verb = statement.verb
     for child in verb.children:
@@ -262,8 +282,11 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             kind = any(c.lower_ in {"a", "an"} for c in child.children)
             if not (kind or _specific(child)):
                 continue  # "I'm the one", "it was fun": no class, no thing
+            child, start = _numbered_head(child)
             span = value_span(child)
             if _thing(span):
+                if 0 <= start < span.start:
+                    span = child.doc[start : span.end]
                 category = "identity" if child.pos_ == "NOUN" else "knowledge"
                 yield Reading(category, f"is.{slug(key_word(child))}", span)
         elif child.dep_ == "acomp":

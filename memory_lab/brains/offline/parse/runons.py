@@ -18,6 +18,8 @@ import re
 
 from spacy.tokens import Doc, Token
 
+from memory_lab.brains.offline.parse.dropped_subjects import dropped_subjects
+
 _SUBJECTS = frozenset({"i", "we", "he", "she", "they", "im"})
 _POSSESSIVES = frozenset({"my", "our", "his", "her", "their"})
 _OPENERS = frozenset({"CCONJ", "SCONJ", "ADP", "VERB", "AUX", "PART", "DET", "PRON"})
@@ -61,13 +63,17 @@ def _upper_i(match: re.Match[str]) -> str:
 def repunctuated(doc: Doc) -> str | None:
     """The text with a full stop at each unpunctuated clause break, or None.
 
+    A subject chat left out is written in where it belongs (`dropped_subjects`).
+
     Typed "i" and "im" are written "I" and "I'm" too: the model reads them
     as nouns otherwise.
     """
-    breaks = [t.idx for t in doc if _opens_clause(t)]
+    edits = [(t.idx, ". ") for t in doc if _opens_clause(t)]
+    edits += dropped_subjects(doc)
     text, out, start = doc.text, [], 0
-    for at in breaks:
-        out.append(text[start:at].rstrip() + ". ")
+    for at, written in sorted(edits):
+        before = text[start:at]
+        out.append(before.rstrip() + written if written == ". " else before + written)
         start = at
     out.append(text[start:])
     mended = _LOWER_I.sub(_upper_i, "".join(out))
