@@ -150,19 +150,25 @@ def plan_memory_work(
     the step reads what it was made over.
     """
     while True:
-        with deps.jobs.db.read():
-            marks = deps.jobs.marks(tenant, thread)
-            unplanned = deps.transcript.messages(
-                tenant, thread, first_seq=marks.planned_upto + 1
-            )
-        if ahead is not None and ahead.holds(marks, unplanned):
-            decision, now = ahead.result(), ahead.now
-        else:
+        if ahead is None:
+            with deps.jobs.db.read():
+                marks = deps.jobs.marks(tenant, thread)
+                unplanned = deps.transcript.messages(
+                    tenant, thread, first_seq=marks.planned_upto + 1
+                )
             decision = _decide(deps, unplanned, now)
-        ahead = None  # another writer planned meanwhile: decide over what it left
         with deps.jobs.db.write():
             current = deps.jobs.marks(tenant, thread)
-            if _planning_marks(current) != _planning_marks(marks):
+            if ahead is not None:
+                # Checked where it is recorded: no read of its own per step.
+                marks, taken, ahead = current, ahead, None
+                unplanned = deps.transcript.messages(
+                    tenant, thread, first_seq=marks.planned_upto + 1
+                )
+                if not taken.holds(marks, unplanned):
+                    continue  # another step or process stored or planned since
+                decision, now = taken.result(), taken.now
+            elif _planning_marks(current) != _planning_marks(marks):
                 continue  # another writer planned meanwhile: it made progress
             plan = _plan(
                 deps, tenant, thread, now, current, unplanned, decision, close_session

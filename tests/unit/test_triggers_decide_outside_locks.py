@@ -33,13 +33,20 @@ def named():
 
 
 def _converse(engine: MemoryEngine, turns: int = 9) -> None:
-    """Turns an hour apart on two threads, then a chat, a tick and a close."""
+    """Turns an hour apart on two threads, then a chat, a tick and a close.
+
+    The worker finishes each step's work before the next step, so the order
+    of its events and the step's is the same in every run.
+    """
     for i in range(turns):
         thread = "main" if i % 3 else "side"
         text = f"turn {i}: " + "the garden needs water and the shed a new roof " * 3
         engine.ingest("t1", [msg(i, text, minutes=60)], thread=thread)
+        assert engine.flush(timeout=60)
     engine.chat("t1", "what did I say?")
+    assert engine.flush(timeout=60)
     engine.tick("t1")
+    assert engine.flush(timeout=60)
     engine.close_session("t1")
     assert engine.flush(timeout=60)
 
