@@ -18,6 +18,7 @@ import re
 
 from spacy.tokens import Doc, Token
 
+from memory_lab.brains.offline.parse.contractions import misread_contractions
 from memory_lab.brains.offline.parse.dropped_subjects import dropped_subjects
 
 _SUBJECTS = frozenset({"i", "we", "he", "she", "they", "im"})
@@ -63,18 +64,21 @@ def _upper_i(match: re.Match[str]) -> str:
 def repunctuated(doc: Doc) -> str | None:
     """The text with a full stop at each unpunctuated clause break, or None.
 
-    A subject chat left out is written in where it belongs (`dropped_subjects`).
+    A subject chat left out is written in where it belongs (`dropped_subjects`),
+    and a "'s" read as a possessive where it is a verb is written out
+    (`contractions`).
 
     Typed "i" and "im" are written "I" and "I'm" too: the model reads them
     as nouns otherwise.
     """
-    edits = [(t.idx, ". ") for t in doc if _opens_clause(t)]
-    edits += dropped_subjects(doc)
+    edits = [(t.idx, t.idx, ". ") for t in doc if _opens_clause(t)]
+    edits += [(at, at, words) for at, words in dropped_subjects(doc)]
+    edits += misread_contractions(doc)
     text, out, start = doc.text, [], 0
-    for at, written in sorted(edits):
+    for at, end, written in sorted(edits):
         before = text[start:at]
         out.append(before.rstrip() + written if written == ". " else before + written)
-        start = at
+        start = end
     out.append(text[start:])
     mended = _LOWER_I.sub(_upper_i, "".join(out))
     return mended if mended != text else None
