@@ -19,7 +19,9 @@ what a reader of the parse reads; the tensor is not kept, and no reader uses
 it. The file keeps a hash of the text as the key, but a document holds its
 words: like the vector cache, the library keeps parses in memory only unless
 told a file (`keep_parses_on_disk`); the evals, whose datasets are public, use
-the file beside their vector cache.
+the file beside their vector cache. Its SQL stays here, not under `stores/`, as
+the vector cache's does: the file is a cache of its own, always SQLite, that no
+memory store reads or migrates.
 """
 
 from __future__ import annotations
