@@ -259,19 +259,6 @@ DIRTY_EXCEPTIONS: dict[str, str] = {
         "the eval run by `bench --full`'s LoCoMo stage at `45a62f7`, whose own "
         "record (`bench-full.json`) is clean; re-made with the next `bench --full`"
     ),
-    "benchmarks/results/bench-quick.json": (
-        "`bench --quick` at `c20f02a` from a dirty tree; its timings want an idle "
-        "machine, re-made by `memory-lab bench --quick --out benchmarks/results`"
-    ),
-    "benchmarks/results/bench-quick.md": "the table of `bench-quick.json`",
-    "benchmarks/results/bench-executors.json": (
-        "`bench --executors` at `4c6bc34` from a dirty tree; its timings want an "
-        "idle machine"
-    ),
-    "benchmarks/results/bench-ingest-scaling.json": (
-        "`bench --ingest-scaling` at `b2427b9` from a dirty tree; its ratios want "
-        "an idle machine"
-    ),
     "benchmarks/results/soak/eaff4c8/soak.jsonl": (
         "a dated soak record, kept under the commit it ran at; soak records are "
         "not re-made"
