@@ -5,9 +5,9 @@ no subject, so nothing in it is read as the speaker's. Where a sentence opens
 (after interjections and adverbs such as "wow", "finally") with a past-tense
 verb that has no subject and takes an object or a complement ("booked flights",
 "moved to Leeds"; a participle only with an object or a particle, "signed up
-for a class"), or with "been" before a participle,
-the speaker is the subject, and "I" (or "I've") is written in before the parse
-is made again (see `runons.repunctuated`). A verb whose only complement is how
+for a class"), or with "been" before a participle, the speaker is the subject,
+and "I" (or "I've") is written in before the parse is made again (see
+`runons.repunctuated`). A verb whose only complement is how
 something went ("went well", "turned out great", "looked amazing") has a
 dropped "it", not "I", and is left alone.
 """
@@ -17,18 +17,20 @@ from __future__ import annotations
 from spacy.tokens import Doc, Token
 
 _LEADS = frozenset({"INTJ", "ADV", "PUNCT"})
-"""Parts of speech that may come before the verb: "ugh", "finally", "so"."""
+"""Parts of speech that may come before the verb: "oh", "finally", a comma."""
 
 _COMPLEMENTS = frozenset({"dobj", "prep", "xcomp", "ccomp", "dative", "prt"})
 """Dependents that say what the speaker did, not how it went."""
 
 _HOW_IT_WENT = frozenset({"acomp", "oprd"})
+"""Complements that say how something went or was: "looked lovely"."""
 
 _DOINGS = frozenset({"dobj", "prt", "dative", "xcomp", "ccomp"})
 """Dependents that name what was done; without one, a manner after the verb
 ("went fine", "worked well") says how it went."""
 
 MAX_LEAD = 2
+"""Lead words skipped before the opening verb is looked for."""
 
 
 def _opening_verb(sentence: list[Token]) -> Token | None:
