@@ -15,9 +15,10 @@ transport and the live-source fetches; what they share is below, each entry
 with what it guards.
 
 Plug-in code runs holding none of these, but in one race. A trigger decides
-before the step takes `engine.step` (`jobs.planning.decide_ahead`), over the thread's turns as
-the step will store them; the step takes that decision only if it reads the
-same marks and turns, so the decision is the one it would make itself. The
+before the step takes `engine.step` (`jobs.planning.decide_ahead`), over the
+thread's turns as the step will store them; the step takes that decision only
+if it reads the same marks and turns, so the decision is the one it would make
+itself. The
 race: when another step or another process stored or planned in between, the
 triggers decide again inside the step, under `engine.step` but outside any
 write transaction. A trigger's cut between episodes runs in the worker, holding
