@@ -25,6 +25,7 @@ from memory_lab.context.fact_groups import (
     header_line,
     is_header,
 )
+from memory_lab.context.redundant import Redundancy
 from memory_lab.facts.ranking import in_core
 from memory_lab.facts.reconciliation import effective_confidence
 from memory_lab.text import (
@@ -114,6 +115,7 @@ def _fill(
     budget: int,
     counter: TokenCounter,
     scan: AssemblyConfig,
+    guard: Redundancy | None = None,
 ) -> tuple[list[int], int]:
     """Indices of the lines that fit in `budget`, in order, and their token count.
 
@@ -125,10 +127,14 @@ def _fill(
     for i, line in enumerate(lines):
         if budget - used < scan.min_line_tokens or misses >= scan.max_misses:
             break
+        if not line or (guard is not None and guard.covered(i)):
+            continue
         cost = counter.count(escape_data(line)) + 1
         if used + cost <= budget:
             chosen.append(i)
             used += cost
+            if guard is not None:
+                guard.take(i)
             misses = 0
         else:
             misses += 1
@@ -234,6 +240,7 @@ def assemble(
     offered_rows = {
         f.id: _fact_row(f, f.id in hedged, data.now, facts_config) for f in competing
     }
+    sources = {f.id: frozenset(f.turn_ids) for f in competing}
     opened = {row.header for row in shown_facts}
     # A fact competing with the turns carries its header's cost when the header
     # is not shown yet, so a fact that wins a place cannot overrun the budget.
@@ -272,6 +279,7 @@ def assemble(
             scan,
             shown=set(window_block.items),
             facts=offered,
+            sources=sources,
         )
 
     if data.question_led:
@@ -378,6 +386,7 @@ def _episodes_block(
     scan: AssemblyConfig,
     shown: AbstractSet[str] = frozenset(),
     facts: Sequence[tuple[float, str, str]] = (),
+    sources: Mapping[str, frozenset[str]] | None = None,
 ) -> tuple[ContextBlock, list[tuple[str, str]]]:
     """Episode summaries and their best-matching source turns, grouped chronologically.
 
@@ -399,7 +408,10 @@ def _episodes_block(
     episodes = [ep for ep, _ in data.episodes]
     offered = _Offered(data.excerpts, shown, facts)
     ex_lines = offered.lines
-    ex_idx, ex_used = _fill(ex_lines, int(room * data.excerpt_share), counter, scan)
+    guard = Redundancy(offered.items, sources or {})
+    ex_idx, ex_used = _fill(
+        ex_lines, int(room * data.excerpt_share), counter, scan, guard
+    )
     ep_lines = [_episode_line(ep) for ep in episodes]
     ep_idx, ep_used = _fill(ep_lines, room - ex_used, counter, scan)
     taken = set(ex_idx)
@@ -408,6 +420,7 @@ def _episodes_block(
         room - ex_used - ep_used,
         counter,
         scan,
+        guard,
     )
     ex_idx = sorted(taken | {i for i in more if i not in taken and ex_lines[i]})
     items = offered.items

@@ -165,6 +165,13 @@ class Bm25View:
         idf = self._lut[self._df[pos]]
         return self._idf_floor if idf < 0 else idf
 
+    def share(self, word: str) -> float:
+        """The fraction of documents holding the word (0.0 if unseen)."""
+        pos = self._index._position.get(word)
+        if pos is None:
+            pos = self._added.get(word)
+        return 0.0 if pos is None else self._df[pos] / self.corpus_size
+
     def get_scores(self, query: Sequence[str]) -> np.ndarray:
         """BM25Okapi's score of every document for the query words, in order.
 

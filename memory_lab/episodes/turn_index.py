@@ -44,6 +44,19 @@ first items, as hybrid search fuses each retriever's top k. Deeper than any
 LoCoMo or synthetic conversation's pool, so their rankings are the full ones; a
 longer history is not sorted whole for every question."""
 
+COMMON_SHARE = 0.15
+"""A query word in more of the pool's turns than this cannot rank a turn alone.
+
+Chiefly the name of a speaker: each turn is indexed with who said it, so
+"Caroline" is in most turns of her conversation, and a turn matching only her
+name ranks by shortness ("Caroline: Wow! What got you into running?"). Reciprocal
+rank fusion counts places, not scores, so those places crowded out turns found
+by meaning. Such a word still weighs in a turn that also holds a rarer one.
+Measured on LoCoMo dev, recipe A: evidence recall at 600 tokens 0.611 -> 0.632
+and answer recall 0.488 -> 0.501; at 1,500, evidence 0.772 -> 0.775 and answers
+0.622 -> 0.618. When every word of the question is that common, the words
+alone rank, as before: there is nothing rarer to require."""
+
 HEAD = 256
 """Turns put in order before assembly reads any; the rest only if it reads on."""
 
@@ -410,6 +423,14 @@ class TurnIndex(ExcerptIndex):
             + [np.full(len(facts), -1)]
         ).astype(np.int64)
         matched = np.flatnonzero(scores > 0)
+        common = {t for t in terms if bm25 is not None and bm25.share(t) > COMMON_SHARE}
+        telling = [t for t in terms if t not in common]
+        if common and telling and bm25 is not None:
+            alone = np.zeros(n + len(facts))
+            alone[:n] = bm25.get_scores(telling)
+            for j, text in enumerate(texts):
+                alone[n + j] = _bm25_score(bm25, telling, sorted_terms(text))
+            matched = np.flatnonzero(alone > 0)
         lexical = matched[
             first_of_lexsort(-scores[matched], -key_seq[matched], RANK_DEPTH)
         ]

@@ -107,3 +107,36 @@ def test_a_fact_shows_where_it_ranks_and_gives_way_to_better_turns():
     assert pottery.id not in low.block("facts").items
     assert low.block("episodes").items
     assert low.total_tokens <= 300 and high.total_tokens <= 300
+
+
+def test_a_fact_whose_source_turn_is_shown_gives_its_place_away():
+    # The fact ranks just below the turn it was read from, as a reading of it
+    # would; once the turn is in the context, the fact's line repeats it.
+    pottery = _fact("do", "pottery classes", subject="melanie", turn="m0")
+    said = msg(0, "Melanie: I started pottery classes at the community centre.")
+    other = msg(1, "Melanie went running by the lake this morning.")
+    shown = _context([pottery], {pottery.id: 0.04}, [(said, 0.05), (other, 0.03)])
+    assert said.id in shown.block("episodes").items
+    assert pottery.id not in shown.block("facts").items
+    assert other.id in shown.block("episodes").items
+    # When the turn is not offered, the fact stands for it.
+    alone = _context([pottery], {pottery.id: 0.04}, [(other, 0.03)])
+    assert pottery.id in alone.block("facts").items
+
+
+def test_a_fact_a_shown_gathered_line_lists_is_not_shown_again():
+    from memory_lab.facts.gathering import GATHERED_PREFIX
+
+    pottery = _fact("do", "pottery classes", subject="melanie", turn="m0")
+    camping = _fact("go", "camping", subject="melanie", turn="m1")
+    line = camping.model_copy(
+        update={
+            "id": GATHERED_PREFIX + "melanie",
+            "key": "over_time",
+            "value": "pottery classes (1 Jul 2023); camping (5 Aug 2023)",
+            "turn_ids": ["m0", "m1"],
+        }
+    )
+    scores = {line.id: 0.06, pottery.id: 0.05, camping.id: 0.04}
+    shown = _context([line, pottery, camping], scores, [])
+    assert shown.block("facts").items == [line.id]

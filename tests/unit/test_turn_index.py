@@ -78,3 +78,26 @@ def test_a_persons_own_turns_are_found_by_their_name():
     )
     # Her own turn never says "Melanie"; the greeting that does is not about her.
     assert ranked[0][0].id == "m1"
+
+
+def test_a_word_in_most_turns_does_not_rank_a_turn_by_itself():
+    # "Dana" is in every Dana turn (the speaker is indexed with the words), so a
+    # turn matching only her name would rank by shortness, ahead of the turn
+    # that answers by meaning. The name still counts beside a rarer word.
+    transcript = InMemoryTranscriptStore()
+    said = [("Dana", text) for text in ("Sure!", "Ok then.", "Ha, yes.", "Right.")]
+    said += [("Sam", "I saw a parrot at the park with my kids today.")]
+    said += [("Dana", "Nothing to mention really, a quiet week.")]
+    turns = transcript.append(
+        "t1", "main", [msg(i, text, speaker=who) for i, (who, text) in enumerate(said)]
+    )
+    embedder = CountingEmbedder()
+    index = TurnIndex(embedder)
+    episodes = InMemoryEpisodeStore(embedder)
+    ranked = index.rank(
+        transcript, episodes, "t1", "Did Dana mention the bird?", [], extra=turns
+    )
+    order = [m.id for m, _ in ranked]
+    # The parrot, found by meaning ("bird" lights "parrot"), and "mention" with
+    # her name rank above every turn that holds her name alone.
+    assert set(order[:2]) == {"m4", "m5"}
