@@ -141,7 +141,7 @@ def _negated(verb: Token) -> bool:
     )
 
 
-def _supposed(verb: Token) -> bool:
+def supposed(verb: Token) -> bool:
     """Under "if", a wish, "someday", or a modal of possibility."""
     for child in verb.children:
         word = child.lower_
@@ -195,7 +195,7 @@ def unrealised(verb: Token) -> bool:
         return True
     if verb.dep_ == "xcomp" and verb.head.i != verb.i:
         head = verb.head
-        if _supposed(head):
+        if supposed(head):
             return True
         # "I was going to sign up": a past plan, said because it fell through.
         if (
@@ -285,7 +285,7 @@ def statements(
             continue
         noun = _subject_token(verb)
         if noun is None:
-            if said_by_speaker(verb) and not (_negated(verb) or _supposed(verb)):
+            if said_by_speaker(verb) and not (_negated(verb) or supposed(verb)):
                 yield Statement(speaker, verb, None, False)
             continue
         subject = person_of(noun, speaker)
@@ -303,7 +303,7 @@ def statements(
             if noun.pos_ not in {"NOUN", "PROPN"}:
                 continue
             subject, owner = speaker, noun
-        if _negated(verb) or _supposed(verb):
+        if _negated(verb) or supposed(verb):
             continue
         reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:

@@ -8,16 +8,19 @@ superseded rather than left standing beside the news.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from spacy.tokens import Span, Token
 
+from memory_lab.brains.offline.parse.amounts import amount_readings
 from memory_lab.brains.offline.parse.change import (
     past_only,
     reports_event,
     signals_change,
 )
 from memory_lab.brains.offline.parse.clauses import Statement, statements
+from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
 from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
@@ -233,4 +236,86 @@ def parse_candidates(
                             event=event,
                         )
                     )
+            found += _amounts(message, speaker, sentence, seen, found)
+            found += _dated_events(message, speaker, sentence, seen, found)
     return found
+
+
+def _amounts(
+    message: Message,
+    speaker: str,
+    sentence: Span,
+    seen: set[tuple[str, str]],
+    found: list[FactCandidate],
+) -> list[FactCandidate]:
+    """The sums of money the sentence states that no clause reading holds yet.
+
+    A clause reading keyed by the number itself ("pay.250") says less than the
+    amount's reading ("card.credit"), and gives way to it.
+    """
+    read = []
+    for reading in amount_readings(sentence):
+        amount = reading.value.text
+        if (speaker, reading.key) in seen:
+            continue
+        holders = [
+            i
+            for i, c in enumerate(found)
+            if c.turn_ids == [message.id] and c.subject == speaker and amount in c.value
+        ]
+        number = slug(re.search(r"\d[\d,.]*", amount).group())  # type: ignore[union-attr]
+        numbered = [i for i in holders if number in found[i].key.split(".")]
+        if holders and len(numbered) < len(holders):
+            continue
+        event = any(found[i].event for i in numbered)
+        past = any(found[i].past for i in numbered)
+        for i in reversed(numbered):
+            del found[i]
+        seen.add((speaker, reading.key))
+        read.append(
+            _candidate(
+                message, speaker, reading, sentence, False, past=past, event=event
+            )
+        )
+    return read
+
+
+def _dated_events(
+    message: Message,
+    speaker: str,
+    sentence: Span,
+    seen: set[tuple[str, str]],
+    found: list[FactCandidate],
+) -> list[FactCandidate]:
+    """Events on a date; the clause readings of their parts give way to them.
+
+    "job interview" and "Spotify", read from "a job interview with Spotify on
+    Wednesday", are parts of the one event value and are not kept beside it.
+    """
+    read = []
+    for reading in dated_event_readings(sentence):
+        value = reading.value.text
+        parts = [
+            i
+            for i, c in enumerate(found)
+            if c.turn_ids == [message.id]
+            and c.subject == speaker
+            and c.category == "knowledge"
+            and c.value in value
+        ]
+        if (speaker, reading.key) in seen and not any(
+            found[i].key == reading.key for i in parts
+        ):
+            continue  # the key holds a value this event does not contain
+        # A past occurrence stays an event ("went to a fair on Saturday").
+        event = any(found[i].event for i in parts)
+        past = any(found[i].past for i in parts)
+        for i in reversed(parts):
+            del found[i]
+        seen.add((speaker, reading.key))
+        read.append(
+            _candidate(
+                message, speaker, reading, sentence, False, past=past, event=event
+            )
+        )
+    return read

@@ -98,9 +98,7 @@ def _spellings(value: str) -> list[str]:
     words = [w.lower() for w in re.findall(r"[\w+#-]+", value)]
     parts = [p for w in words for p in w.split("-") if p]
     joined = [
-        "".join(parts[i : i + n])
-        for n in (2, 3)
-        for i in range(len(parts) - n + 1)
+        "".join(parts[i : i + n]) for n in (2, 3) for i in range(len(parts) - n + 1)
     ]
     return [*words, *parts, *joined]
 
