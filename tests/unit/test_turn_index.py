@@ -101,3 +101,31 @@ def test_a_word_in_most_turns_does_not_rank_a_turn_by_itself():
     # The parrot, found by meaning ("bird" lights "parrot"), and "mention" with
     # her name rank above every turn that holds her name alone.
     assert set(order[:2]) == {"m4", "m5"}
+
+
+def test_a_reply_stands_as_high_as_the_question_it_answers():
+    # Asked about Dana's research, the turn that matches is Sam's question; the
+    # answer is Dana's reply after it, which shares no word with the question.
+    transcript = InMemoryTranscriptStore()
+    said = [
+        ("Sam", "We had coffee by the train station."),
+        ("Dana", "Did I say? The budget for the flight is fine."),
+        ("Dana", "Ha, it was."),
+        ("Sam", "Did you finish the research for the adoption?"),
+        ("Dana", "Yes! I looked at four agencies, all lovely."),
+        ("Sam", "Lovely. Parrot pics soon, promise."),
+        ("Dana", "Great, see you at the weekend then."),
+    ]
+    turns = transcript.append(
+        "t1", "main", [msg(i, text, speaker=who) for i, (who, text) in enumerate(said)]
+    )
+    embedder = CountingEmbedder()
+    index = TurnIndex(embedder)
+    episodes = InMemoryEpisodeStore(embedder)
+    ranked = index.rank(
+        transcript, episodes, "t1", "What research did Dana do?", [], extra=turns
+    )
+    scores = {m.id: score for m, score in ranked}
+    assert scores["m4"] >= scores["m3"]
+    # A turn after the same speaker's own question is no reply.
+    assert scores["m2"] < scores["m4"]
