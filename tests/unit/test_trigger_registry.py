@@ -25,7 +25,6 @@ from memory_lab.triggers import (
     load_plugin,
     register,
     trigger_names,
-    unregister,
 )
 from memory_lab.triggers.running import decide
 from tests.helpers import T0, msg
@@ -35,15 +34,6 @@ COUNTER = default_counter()
 
 class EveryParams(TriggerParams):
     every: int = Field(default=3, ge=1, description="Compress this many at a time.")
-
-
-@pytest.fixture
-def named():
-    """Names registered by a test, forgotten after it."""
-    names: list[str] = []
-    yield names
-    for name in names:
-        unregister(name)
 
 
 def _every(view: WindowView, p: EveryParams) -> Compress | None:

@@ -14,22 +14,12 @@ from memory_lab.triggers import (
     TriggerParams,
     WindowView,
     register,
-    unregister,
 )
 from tests.helpers import T0, msg
 
 
 class WatchParams(TriggerParams):
     pass
-
-
-@pytest.fixture
-def named():
-    """Names registered by a test, forgotten after it."""
-    names: list[str] = []
-    yield names
-    for name in names:
-        unregister(name)
 
 
 def _converse(engine: MemoryEngine, turns: int = 9) -> None:

@@ -16,22 +16,12 @@ from memory_lab.triggers import (
     TriggerParams,
     WindowView,
     register,
-    unregister,
 )
 from tests.helpers import T0, msg
 
 
 class PeekParams(TriggerParams):
     pass
-
-
-@pytest.fixture
-def named():
-    """Names registered by a test, forgotten after it."""
-    names: list[str] = []
-    yield names
-    for name in names:
-        unregister(name)
 
 
 @pytest.mark.parametrize("time_limited", [False, True], ids=["inline", "guarded"])
