@@ -24,7 +24,10 @@ def misread_contractions(doc: Doc) -> list[tuple[int, int, str]]:
         if token.tag_ != "POS" or token.lower_ not in {"'s", "’s"}:
             continue
         after = doc[token.i + 1]
-        if after.tag_ in _IS_BEFORE and after.lower_ not in {"every", "each", "all"}:
+        if token.i > 0 and doc[token.i - 1].lower_ == "name":
+            # "her name's Pepper": a name owns nothing; its "'s" is "is".
+            found.append((token.idx, token.idx + len(token.text), " is"))
+        elif after.tag_ in _IS_BEFORE and after.lower_ not in {"every", "each", "all"}:
             found.append((token.idx, token.idx + len(token.text), " is"))
         elif after.tag_ in _HAS_BEFORE:
             found.append((token.idx, token.idx + len(token.text), " has"))

@@ -31,6 +31,7 @@ _FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
 """Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
 "nervous", "sleepy"): not a class a person belongs to."""
 _PETS = frozenset("dog cat puppy kitten pet rabbit hamster horse parrot".split())
+_ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its"})
 
 
 def age_readings(statement: Statement) -> Iterator[Reading]:
@@ -136,6 +137,29 @@ def _relation_of(noun: Token, holder: Token | None = None) -> str | None:
     return lemma if owned else None
 
 
+def _names_subject(verb: Token) -> bool:
+    """A "be" whose subject is a name: "her name is ..."."""
+    return verb.lemma_ == "be" and any(
+        c.dep_ == "nsubj" and c.lemma_.lower() == "name" for c in verb.children
+    )
+
+
+def _referred(pronoun: Token) -> str | None:
+    """The animal "him", "her" or "it" stands for: the last thing the speaker got.
+
+    "we adopted a greyhound, her name's Pepper", "got the kids a hamster, they
+    named him Nugget": the name goes to the last direct object before it in the
+    turn, unless that is a person, who would be named as one.
+    """
+    if pronoun.lower_ not in _ANIMAL_PRONOUNS:
+        return None
+    before = [t for t in pronoun.doc[: pronoun.i] if t.dep_ == "dobj"]
+    if not before or before[-1].pos_ != "NOUN":
+        return None
+    lemma = before[-1].lemma_.lower()
+    return None if lemma in RELATION_NOUNS else lemma
+
+
 def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
     """(relation, name) for a name given by a verb or by "name is".
 
@@ -153,14 +177,27 @@ def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
                 or (c.dep_ == "dobj" and lemma in NAMING_VERBS)
             )
         ]
+        if not names and (lemma in NAMING_VERBS or _names_subject(verb)):
+            # "calling her Juniper", "named it Dumpling", "his name is Bramble":
+            # the model may take a name for a noun, a verb or an adjective.
+            names = [
+                c
+                for c in verb.children
+                if c.dep_ in {"dobj", "oprd", "attr", "acomp"}
+                and c.text.istitle()
+                and c.i > sentence.start
+            ]
         if not names:
             continue
         name = names[0]
         span = sentence.doc[name.i : name.i + 1]
         if lemma in NAMING_VERBS:
-            for child in verb.children:
-                if child.dep_ in {"nsubjpass", "nsubj", "dobj"} and (
-                    relation := _relation_of(child)
+            named = [
+                c for c in (*verb.children, *name.children) if c.dep_ != "compound"
+            ]
+            for child in named:
+                if child.dep_ in {"nsubjpass", "nsubj", "dobj", "poss"} and (
+                    relation := _relation_of(child) or _referred(child)
                 ):
                     yield relation, span
             # "we named the dog Biscuit": the model hangs the noun on the name.
@@ -175,5 +212,7 @@ def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
             ]
             for subject in subjects:
                 for owner in subject.children:
-                    if owner.dep_ == "poss" and (relation := _relation_of(owner)):
+                    if owner.dep_ == "poss" and (
+                        relation := _relation_of(owner) or _referred(owner)
+                    ):
                         yield relation, span
