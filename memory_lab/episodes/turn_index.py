@@ -9,17 +9,15 @@ lost. The rankings are fused by reciprocal rank, so no scale is tuned against
 another. A reply then stands at least as high as the question it answers: asked
 "what did Caroline research?", the turn that matches is often the other
 speaker's "did you look into agencies?", and the answer is the turn after it
-(LoCoMo dev, recipe A: evidence recall 0.632 -> 0.685 at 600 tokens and 0.775 ->
-0.824 at 1,500; answer recall 0.503 -> 0.530 and 0.618 -> 0.644).
-
-Facts join the same ranking: each is scored by the same rankers as if it were one
-more turn of the pool (BM25 with the pool's statistics, cosine with its own
-embedding) and inherits its source turn's episode, so a question's budget goes to
-whichever line holds its answer, a turn or the fact read from one.
+(LoCoMo dev, recipe A: evidence recall 0.632 -> 0.674 at 600 tokens and 0.775 ->
+0.820 at 1,500; answer recall 0.503 -> 0.533 and 0.618 -> 0.646). Only a reply
+the user gave, or by someone the question names, is lifted: an assistant's
+advice after the user's question is memory of no one.
 """
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import overload
@@ -95,6 +93,15 @@ def fact_text(fact: Fact) -> str:
 def asks(turn: Message) -> bool:
     """Whether a turn asks something: its reply then answers it."""
     return "?" in turn.memory_text
+
+
+def _marks_of(turns: Sequence[Message]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Whether each turn asks, who said it, and whether the user did."""
+    return (
+        np.fromiter((asks(m) for m in turns), dtype=bool, count=len(turns)),
+        np.asarray([m.who for m in turns], dtype=object),
+        np.fromiter((m.role == "user" for m in turns), dtype=bool, count=len(turns)),
+    )
 
 
 def _bm25_score(bm25: Bm25View, query: Sequence[str], doc: Sequence[str]) -> float:
@@ -348,38 +355,52 @@ class TurnIndex(ExcerptIndex):
             self._seqs[tenant] = cached
         return cached[:count]
 
-    def _marks(self, tenant: str, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """Whether each of the first `count` indexed turns asks, and who said it."""
+    def _marks(
+        self, tenant: str, count: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`_marks_of` the first `count` indexed turns, kept between questions."""
         with self._vec_lock:
             cached = self._turn_marks.get(tenant)
             if cached is None or len(cached[0]) < count:
                 turns = self._turns[tenant]
-                cached = (
-                    np.fromiter((asks(m) for m in turns), dtype=bool),
-                    np.asarray([m.who for m in turns], dtype=object),
-                )
+                cached = _marks_of(turns)
                 self._turn_marks[tenant] = cached
-            return cached[0][:count], cached[1][:count]
+            return cached[0][:count], cached[1][:count], cached[2][:count]
 
     def _replies(
-        self, tenant: str, count: int, fresh: Sequence[Message], seqs: np.ndarray
+        self,
+        tenant: str,
+        count: int,
+        fresh: Sequence[Message],
+        seqs: np.ndarray,
+        query: str,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Pool positions of each question and of the reply just after it.
 
-        A reply is the next turn, said by someone else, of a turn that asks.
+        A reply is the next turn, said by someone else, of a turn that asks;
+        it counts when the user said it or the question names who did. An
+        assistant's answer to the user's question is advice, not memory of
+        anyone: lifted, it took the places of the facts that answer.
         """
-        asked, who = self._marks(tenant, count)
+        asked, who, users = self._marks(tenant, count)
         if fresh:
-            asked = np.concatenate([asked, [asks(m) for m in fresh]])
-            who = np.concatenate(
-                [who, np.asarray([m.who for m in fresh], dtype=object)]
-            )
+            more = _marks_of(fresh)
+            asked = np.concatenate([asked, more[0]])
+            who = np.concatenate([who, more[1]])
+            users = np.concatenate([users, more[2]])
+        named = set(re.findall(r"[a-z]+", query.lower()))
         order = np.argsort(seqs, kind="stable")
         first, then = order[:-1], order[1:]
         paired = (
             (seqs[then] == seqs[first] + 1) & asked[first] & (who[then] != who[first])
         )
-        return first[paired], then[paired]
+        first, then = first[paired], then[paired]
+        counts = np.fromiter(
+            (users[t] or str(who[t]).lower() in named for t in then),
+            dtype=bool,
+            count=len(then),
+        )
+        return first[counts], then[counts]
 
     @staticmethod
     def _pool_seq(
@@ -514,7 +535,7 @@ class TurnIndex(ExcerptIndex):
         ranked = np.flatnonzero(episode_rank)
         fused[ranked] += EPISODE_WEIGHT / (RRF_K + episode_rank[ranked])
         # A reply is as relevant as the question it answers (`replies`).
-        asked, answer = self._replies(tenant, count, fresh, key_seq[:n])
+        asked, answer = self._replies(tenant, count, fresh, key_seq[:n], query)
         if len(asked):
             fused[answer] = np.maximum(fused[answer], fused[asked])
         fact_scores = {

@@ -129,3 +129,28 @@ def test_a_reply_stands_as_high_as_the_question_it_answers():
     assert scores["m4"] >= scores["m3"]
     # A turn after the same speaker's own question is no reply.
     assert scores["m2"] < scores["m4"]
+
+
+def test_an_assistants_answer_to_the_users_question_is_not_lifted():
+    # The user's own question matches; the assistant's advice after it is no
+    # memory of anyone, and a question that names nobody does not lift it.
+    transcript = InMemoryTranscriptStore()
+    said = [
+        ("user", "", "What if our train budget went up? Just thinking."),
+        ("assistant", "", "It would mostly come down to cost and effort."),
+        ("user", "", "We had coffee after the parrot show."),
+        ("assistant", "", "Lovely, see you at the weekend then."),
+    ]
+    turns = transcript.append(
+        "t1",
+        "main",
+        [msg(i, text, role=role) for i, (role, _, text) in enumerate(said)],
+    )
+    embedder = CountingEmbedder()
+    index = TurnIndex(embedder)
+    episodes = InMemoryEpisodeStore(embedder)
+    ranked = index.rank(
+        transcript, episodes, "t1", "What is our train budget?", [], extra=turns
+    )
+    scores = {m.id: score for m, score in ranked}
+    assert scores["m1"] < scores["m0"]
