@@ -219,7 +219,7 @@ class TurnIndex(ExcerptIndex):
         self._pool: dict[str, tuple[tuple[str, ...], Bm25View | None]] = {}
         self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._seqs: dict[str, np.ndarray] = {}
-        self._turn_marks: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._turn_marks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         # Guards the vectors, pools, seqs and marks above.
         self._vec_lock = named_lock("excerpts.vectors")
 
