@@ -267,16 +267,8 @@ def _amounts(
         numbered = [i for i in holders if number in found[i].key.split(".")]
         if holders and len(numbered) < len(holders):
             continue
-        event = any(found[i].event for i in numbered)
-        past = any(found[i].past for i in numbered)
-        for i in reversed(numbered):
-            del found[i]
         seen.add((speaker, reading.key))
-        read.append(
-            _candidate(
-                message, speaker, reading, sentence, False, past=past, event=event
-            )
-        )
+        read.append(_in_place_of(numbered, found, message, speaker, reading, sentence))
     return read
 
 
@@ -307,15 +299,27 @@ def _dated_events(
             found[i].key == reading.key for i in parts
         ):
             continue  # the key holds a value this event does not contain
-        # A past occurrence stays an event ("went to a fair on Saturday").
-        event = any(found[i].event for i in parts)
-        past = any(found[i].past for i in parts)
-        for i in reversed(parts):
-            del found[i]
         seen.add((speaker, reading.key))
-        read.append(
-            _candidate(
-                message, speaker, reading, sentence, False, past=past, event=event
-            )
-        )
+        read.append(_in_place_of(parts, found, message, speaker, reading, sentence))
     return read
+
+
+def _in_place_of(
+    replaced: list[int],
+    found: list[FactCandidate],
+    message: Message,
+    speaker: str,
+    reading: Reading,
+    sentence: Span,
+) -> FactCandidate:
+    """The reading's candidate, the `replaced` ones taken out of `found`.
+
+    A past occurrence stays an event ("went to a fair on Saturday").
+    """
+    event = any(found[i].event for i in replaced)
+    past = any(found[i].past for i in replaced)
+    for i in sorted(replaced, reverse=True):
+        del found[i]
+    return _candidate(
+        message, speaker, reading, sentence, False, past=past, event=event
+    )
