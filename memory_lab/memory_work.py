@@ -111,4 +111,4 @@ class MemoryWork:
                 unsearched = excerpts.warm_index(
                     deps.transcript, deps.episodes, tenant, window
                 )
-            excerpts.window_vectors(unsearched)
+            excerpts.warm_window(unsearched)

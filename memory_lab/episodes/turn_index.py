@@ -1,10 +1,11 @@
 """Every turn not shown verbatim, searchable by words and by meaning, in one ranking.
 
 The excerpt index (BM25 over compressed turns) finds names and numbers; a turn's
-own embedding finds paraphrases; the episode a turn belongs to says what it was
+own embedding finds paraphrases, and its closest sentence the clause that answers
+inside a long turn (`sentences`); the episode a turn belongs to says what it was
 about when the turn alone is too short to tell ("Yes, last Friday!"). Turns still
 in the window but not shown verbatim are ranked with the rest, with the window's
-recency as a fourth signal: a stored turn is shown, summarised or findable, never
+recency as one more signal: a stored turn is shown, summarised or findable, never
 lost. The rankings are fused by reciprocal rank, so no scale is tuned against
 another. A reply then stands at least as high as the question it answers: asked
 "what did Caroline research?", the turn that matches is often the other
@@ -28,6 +29,7 @@ from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.embeddings import Embedder
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
+from memory_lab.episodes.sentences import SentenceRows, sentence_vectors
 from memory_lab.facts.gathering import is_gathered
 from memory_lab.fusion import RRF_K
 from memory_lab.restatement import memory_view
@@ -215,7 +217,10 @@ class TurnIndex(ExcerptIndex):
         super().__init__()
         self.embedder = embedder
         self._matrix: dict[str, np.ndarray] = {}
+        self._sentences: dict[str, SentenceRows] = {}
         self._window_vectors: dict[str, np.ndarray] = {}
+        # A window turn's sentence rows (none for a one-sentence turn), by id.
+        self._window_sentences: dict[str, np.ndarray] = {}
         self._pool: dict[str, tuple[tuple[str, ...], Bm25View | None]] = {}
         self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._seqs: dict[str, np.ndarray] = {}
@@ -227,7 +232,13 @@ class TurnIndex(ExcerptIndex):
         """Forget the tenant's index and its vectors (see `ExcerptIndex.drop`)."""
         super()._forget(tenant)
         with self._vec_lock:
-            for cache in (self._matrix, self._pool, self._seqs, self._turn_marks):
+            for cache in (
+                self._matrix,
+                self._sentences,
+                self._pool,
+                self._seqs,
+                self._turn_marks,
+            ):
                 cache.pop(tenant, None)
 
     def add(
@@ -253,9 +264,60 @@ class TurnIndex(ExcerptIndex):
                 ]
                 made = iter(self.embedder.embed(todo) if todo else [])
                 rows = np.stack([v if v is not None else next(made) for v in fresh])
+                self._extend_sentences(tenant, tail, len(have))
                 have = rows if len(have) == 0 else np.vstack([have, rows])
                 self._matrix[tenant] = have
             return have[: len(turns)]
+
+    def _extend_sentences(
+        self, tenant: str, tail: Sequence[Message], start: int
+    ) -> None:
+        """Sentence rows for newly indexed turns; a window turn's are moved over.
+
+        Call it holding `_vec_lock`, before the turns' rows join the matrix.
+        """
+        rows = self._sentences.setdefault(tenant, SentenceRows())
+        kept = [self._window_sentences.pop(m.id, None) for m in tail]
+        for i, vectors in enumerate(kept):
+            if vectors is not None:
+                rows.extend(vectors, [start + i] * len(vectors))
+        todo = [i for i, v in enumerate(kept) if v is None]
+        vectors, owner = sentence_vectors([tail[i] for i in todo], self.embedder.embed)
+        rows.extend(vectors, [start + todo[k] for k in owner])
+
+    def _closest(self, tenant: str, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Each indexed turn's closest sentence to the query (`sentences`)."""
+        with self._vec_lock:
+            rows = self._sentences.get(tenant)
+        return whole if rows is None else rows.closest(whole, query)
+
+    def _window_closest(
+        self, turns: Sequence[Message], whole: np.ndarray, query: np.ndarray
+    ) -> np.ndarray:
+        """Window turns' closest sentences, as `_closest` scores indexed turns."""
+        self._embed_window_sentences(turns)
+        rows = SentenceRows()
+        with self._vec_lock:
+            for i, m in enumerate(turns):
+                vectors = self._window_sentences[m.id]
+                rows.extend(vectors, [i] * len(vectors))
+        return rows.closest(whole, query)
+
+    def _embed_window_sentences(self, turns: Sequence[Message]) -> None:
+        """Window turns' sentence rows: embedded once, kept until indexed."""
+        with self._vec_lock:
+            missing = [m for m in turns if m.id not in self._window_sentences]
+            if missing:
+                vectors, owner = sentence_vectors(missing, self.embedder.embed)
+                # Owners ascend: each turn's rows are one slice.
+                bounds = np.searchsorted(owner, np.arange(len(missing) + 1))
+                for i, m in enumerate(missing):
+                    self._window_sentences[m.id] = vectors[bounds[i] : bounds[i + 1]]
+
+    def warm_window(self, turns: Sequence[Message]) -> None:
+        """Embed window turns, whole and by sentence, before a question needs them."""
+        self.window_vectors(turns)
+        self._embed_window_sentences(turns)
 
     def turn_vectors(
         self, transcript: TranscriptStore, episodes: EpisodeStore, tenant: str
@@ -304,13 +366,17 @@ class TurnIndex(ExcerptIndex):
         loads from the stores under its own lock, and a thread that held that
         lock while waiting for the stores would deadlock with a question
         holding the stores and waiting for the lock. The window turns it
-        returns are kept by id, so `window_vectors` can embed them after the
+        returns are kept by id, so `warm_window` can embed them after the
         read, holding up no writer.
         """
         indexed, fresh = self._pool_parts(transcript, episodes, tenant, window)
         if indexed:
             self._indexed_vectors(tenant, indexed)
-        return [m for m in fresh if m.id not in self._window_vectors]
+        return [
+            m
+            for m in fresh
+            if m.id not in self._window_vectors or m.id not in self._window_sentences
+        ]
 
     def _pool_parts(
         self,
@@ -499,20 +565,32 @@ class TurnIndex(ExcerptIndex):
             first_of_lexsort(-scores[matched], -key_seq[matched], RANK_DEPTH)
         ]
         query_vec = self.embedder.embed([query])[0]
-        parts = [self._indexed_vectors(tenant, indexed) @ query_vec] if count else []
+        whole, closest = [], []
+        if count:
+            turns_whole = self._indexed_vectors(tenant, indexed) @ query_vec
+            whole.append(turns_whole)
+            closest.append(self._closest(tenant, turns_whole, query_vec))
         if fresh:
-            parts.append(self.window_vectors(fresh) @ query_vec)
+            window_whole = self.window_vectors(fresh) @ query_vec
+            whole.append(window_whole)
+            closest.append(self._window_closest(fresh, window_whole, query_vec))
         if facts:
-            parts.append(self._facts_matrix(texts) @ query_vec)
-        cosines = np.round(np.concatenate(parts), 6)
-        dense = first_of_lexsort(-cosines, -key_seq, RANK_DEPTH)
-        # The window's own order is the fourth signal: among equally relevant
+            facts_whole = self._facts_matrix(texts) @ query_vec
+            whole.append(facts_whole)
+            closest.append(facts_whole)  # a fact is one sentence
+        dense = first_of_lexsort(
+            -np.round(np.concatenate(whole), 6), -key_seq, RANK_DEPTH
+        )
+        by_sentence = first_of_lexsort(
+            -np.round(np.concatenate(closest), 6), -key_seq, RANK_DEPTH
+        )
+        # The window's own order is one more signal: among equally relevant
         # turns, the ones just said win, as they would in a plain chat window.
         recent = np.arange(n - 1, count - 1, -1)[:RANK_DEPTH]
         # Reciprocal rank fusion (`fusion.fuse_ranks`) over arrays: each item's
         # terms are added in the same order, so the sums are the same floats.
         fused = np.zeros(n + len(facts))
-        for ranking in (lexical, dense, recent):
+        for ranking in (lexical, dense, by_sentence, recent):
             fused[ranking] += 1.0 / (RRF_K + np.arange(1, len(ranking) + 1))
         # A fact is found through the episode of the turn it was read from.
         fact_seq = np.asarray(

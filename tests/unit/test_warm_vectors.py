@@ -25,7 +25,8 @@ SAID = [
     "I work as a nurse at the city hospital.",
     "We talked about the parrot and its cage.",
     "I prefer green tea to coffee in the morning.",
-    "The train to Lisbon leaves at nine.",
+    # Two sentences: each is embedded on its own too (`episodes.sentences`).
+    "The train to Lisbon leaves at nine. I booked a window seat on it.",
     "My budget for the flight is 300 euros.",
 ]
 

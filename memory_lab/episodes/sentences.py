@@ -1,0 +1,94 @@
+"""A turn's sentences, each found by meaning on its own.
+
+One embedding of a long turn blurs what it says: "I'm carving out some me-time
+each day - running, reading, or playing my violin - which refreshes me" is
+mostly about rest, and the question "what instruments does Melanie play?" finds
+it far down. Each sentence of a turn is embedded too, and a turn's closest
+sentence to the question ranks it in a ranking of its own, fused with the whole
+turn's (the multi-vector idea of late-interaction retrieval, at sentence
+grain). Fusing the two rankings, rather than mixing the two cosines, keeps the
+rule of the turn index: no scale is tuned against another.
+
+Measured on LoCoMo dev, over every probe's evidence turns ranked by meaning
+alone, the closest sentence puts more of them in the first 10 (0.408 -> 0.484)
+and the first 20 (0.522 -> 0.583); on multi-hop questions (category 1), 0.258 ->
+0.366 and 0.386 -> 0.508. Replacing the whole turn's cosine by a mix of the two
+moved evidence recall by less than fusing them as two rankers did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from memory_lab.types import Message
+
+MIN_WORDS = 3
+"""A piece with fewer words ("Wow!", "Thanks, Mel!") says too little to rank on."""
+
+_BREAK = re.compile(r"(?<=[.!?])\s+|\s+[-\u2013\u2014]+\s+|\n+|\s*\[(?=shares\b)")
+
+
+def sentence_units(turn: Message) -> list[str]:
+    """The turn's sentences as they are embedded, or [] when it has only one.
+
+    Each is prefixed with the speaker, as the whole turn is (`indexed_text`), so
+    a question naming the person still finds them. A single-sentence turn is
+    its own best sentence: embedding it again would change nothing.
+    """
+    pieces = [
+        piece.strip(" ]")
+        for piece in _BREAK.split(turn.memory_text)
+        if len(piece.split()) >= MIN_WORDS
+    ]
+    if len(pieces) < 2:
+        return []
+    return [f"{turn.speaker}: {p}" if turn.speaker else p for p in pieces]
+
+
+class SentenceRows:
+    """Sentence vectors of a run of turns, each row tagged with its turn's place."""
+
+    def __init__(self) -> None:
+        self.vectors: np.ndarray | None = None
+        self.owner = np.zeros(0, dtype=np.int64)
+
+    def extend(self, vectors: np.ndarray, owner: Sequence[int]) -> None:
+        """Add rows for turns after those already held (`owner` counts from 0)."""
+        if len(owner):
+            rows = vectors.astype(np.float32)
+            self.vectors = (
+                rows if self.vectors is None else np.vstack([self.vectors, rows])
+            )
+            self.owner = np.concatenate([self.owner, np.asarray(owner, np.int64)])
+
+    def closest(self, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Each turn's cosine to the query through its closest sentence.
+
+        `whole` is each turn's own cosine; a turn with no sentence rows is its
+        own closest sentence. Only the first `len(whole)` turns are scored.
+        """
+        best = whole.astype(np.float64, copy=True)
+        held = self.owner < len(whole)
+        if self.vectors is not None and held.any():
+            np.maximum.at(best, self.owner[held], self.vectors[held] @ query)
+        return best
+
+
+def sentence_vectors(
+    turns: Sequence[Message],
+    embed: Callable[[Sequence[str]], np.ndarray],
+    start: int = 0,
+) -> tuple[np.ndarray, list[int]]:
+    """The sentence rows of `turns`, embedded in one batch, owners from `start`."""
+    units: list[str] = []
+    owner: list[int] = []
+    for i, turn in enumerate(turns):
+        found = sentence_units(turn)
+        units += found
+        owner += [start + i] * len(found)
+    if not units:
+        return np.zeros((0, 1), dtype=np.float32), []
+    return embed(units), owner
