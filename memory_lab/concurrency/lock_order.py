@@ -56,6 +56,8 @@ LOCK_ORDER: tuple[str, ...] = (
     "excerpts.index",
     # TurnIndex: the turn and fact vectors already computed.
     "excerpts.vectors",
+    # EntityLabels: the named-entity labels of the turns a typed question read.
+    "answer_types.labels",
     # Gathered lines: which fact memories have a subject-rows cache.
     "gathered.reads",
     # Gathered lines: one fact memory's rows per asked subject.

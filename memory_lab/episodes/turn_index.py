@@ -27,6 +27,7 @@ import numpy as np
 
 from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.embeddings import Embedder
+from memory_lab.episodes.answer_types import TYPED_DEPTH, EntityLabels, expected_types
 from memory_lab.episodes.bm25 import Bm25View
 from memory_lab.episodes.excerpts import ExcerptIndex, indexed_text, sorted_terms
 from memory_lab.episodes.sentences import SentenceRows, sentence_vectors
@@ -225,6 +226,7 @@ class TurnIndex(ExcerptIndex):
         self._fact_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._seqs: dict[str, np.ndarray] = {}
         self._turn_marks: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._labels = EntityLabels()
         # Guards the vectors, pools, seqs and marks above.
         self._vec_lock = named_lock("excerpts.vectors")
 
@@ -512,6 +514,28 @@ class TurnIndex(ExcerptIndex):
             )[0]
         )
 
+    def _typed(
+        self,
+        query: str,
+        pool: Sequence[Message],
+        near: np.ndarray,
+        ties: np.ndarray,
+    ) -> np.ndarray:
+        """Turns naming the kind of thing the question asks for, by meaning.
+
+        Of the `TYPED_DEPTH` turns closest to the question, those holding an
+        entity of its expected type (`answer_types`); none when it names no
+        type, or no parser is installed.
+        """
+        wanted = expected_types(query)
+        if not wanted or not len(pool):
+            return np.zeros(0, dtype=np.int64)
+        closest = first_of_lexsort(-near, ties, TYPED_DEPTH)
+        labels = self._labels.of([pool[int(i)] for i in closest])
+        if labels is None:
+            return np.zeros(0, dtype=np.int64)
+        return closest[[bool(found & wanted) for found in labels]]
+
     def rank_with_facts(
         self,
         transcript: TranscriptStore,
@@ -584,13 +608,15 @@ class TurnIndex(ExcerptIndex):
         by_sentence = first_of_lexsort(
             -np.round(np.concatenate(closest), 6), -key_seq, RANK_DEPTH
         )
+        near = np.round(np.concatenate(closest), 6)
+        typed = self._typed(query, pool, near[:n], -key_seq[:n])
         # The window's own order is one more signal: among equally relevant
         # turns, the ones just said win, as they would in a plain chat window.
         recent = np.arange(n - 1, count - 1, -1)[:RANK_DEPTH]
         # Reciprocal rank fusion (`fusion.fuse_ranks`) over arrays: each item's
         # terms are added in the same order, so the sums are the same floats.
         fused = np.zeros(n + len(facts))
-        for ranking in (lexical, dense, by_sentence, recent):
+        for ranking in (lexical, dense, by_sentence, recent, typed):
             fused[ranking] += 1.0 / (RRF_K + np.arange(1, len(ranking) + 1))
         # A fact is found through the episode of the turn it was read from.
         fact_seq = np.asarray(
