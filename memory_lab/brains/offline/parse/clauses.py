@@ -141,6 +141,26 @@ def _negated(verb: Token) -> bool:
     )
 
 
+_TIME_LINKS = frozenset("when while since until till before after once".split())
+
+
+def past_backdrop(verb: Token) -> bool:
+    """A past state that only dates another clause: "when I was eleven".
+
+    "We emigrated when I was eleven" and "a fan since I was a kid" give a time,
+    not the speaker's age or what they are now.
+    """
+    return (
+        verb.lemma_ == "be"
+        and verb.tag_ == "VBD"
+        and verb.dep_ == "advcl"
+        and any(
+            c.dep_ in {"advmod", "mark"} and c.lower_ in _TIME_LINKS
+            for c in verb.children
+        )
+    )
+
+
 def supposed(verb: Token) -> bool:
     """Under "if", a wish, "someday", or a modal of possibility."""
     for child in verb.children:
@@ -303,7 +323,7 @@ def statements(
             if noun.pos_ not in {"NOUN", "PROPN"}:
                 continue
             subject, owner = speaker, noun
-        if _negated(verb) or supposed(verb):
+        if _negated(verb) or supposed(verb) or past_backdrop(verb):
             continue
         reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:

@@ -26,6 +26,9 @@ from memory_lab.brains.offline.parse.lexicon import RELATION_NOUNS
 from memory_lab.brains.offline.rules.vocabulary import value_class
 
 AGE_VERBS = frozenset({"turn", "be"})
+OLDEST_AGE = 120
+"""A larger number after "I'm" is a score or a count ("I'm about 1400 on
+lichess"), not an age."""
 NAMING_VERBS = frozenset({"call", "name"})
 _FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
 """Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
@@ -41,6 +44,8 @@ def age_readings(statement: Statement) -> Iterator[Reading]:
         return
     for child in verb.children:
         if child.dep_ in {"attr", "dobj", "acomp"} and child.like_num:
+            if child.text.isdigit() and int(child.text) > OLDEST_AGE:
+                return
             yield Reading("identity", "age", verb.doc[child.i : child.i + 1])
             return
         if child.dep_ == "acomp" and child.lower_ == "old":

@@ -105,20 +105,28 @@ UNREALISED_VERBS = frozenset(
 
 QUANTIFIERS = frozenset(
     """most all some half part rest lot lots bit much none each both many few
-    sort sorts kind kinds type types bunch ton tons couple number variety""".split()
+    sort sorts kind kinds type types bunch ton tons couple number variety load
+    loads heap heaps""".split()
 )
 """Heads that only measure or sort their "of" object ("most of the morning", "all
 sorts of desserts")."""
 
 GENERAL_NOUNS = frozenset(
     """way ways time times moment moments fun love luck support help difference
-    impact chance chances sense idea ideas part""".split()
+    impact chance chances sense idea ideas part job work living place""".split()
 )
 """Nouns too general to be a value on their own ("show my support", "find a way"):
 kept only when a name, a number or a complement narrows them ("love for horses")."""
 
 TIME_NOUNS = frozenset(
     """morning afternoon evening night day week weekend month year hour minute
-    moment while time today tonight yesterday tomorrow""".split()
+    moment while time today tonight yesterday tomorrow childhood lifetime age""".split()
 )
-"""Nouns that say when, not what: never a value by themselves."""
+"""Nouns that say when, not what: never a value by themselves (matched by lemma,
+so "minutes" and "years" are times too)."""
+
+MEASURE_NOUNS = frozenset(
+    """mile km kilometre kilometer metre meter foot inch kilo kg gram stone litre
+    liter step lap rep percent""".split()
+)
+"""Units that say how much, not what: "I'm up to 10 miles" states no thing."""
