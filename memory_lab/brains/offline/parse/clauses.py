@@ -177,10 +177,20 @@ def supposed(verb: Token) -> bool:
             return True
     node = verb
     while node.dep_ not in {"ROOT"} and node.head.i != node.i:
+        # "I'd buy a boat and sail around Greece": a verb joined to another
+        # without a subject or auxiliary of its own shares that one's modal.
+        shares = node.dep_ == "conj" and not any(
+            c.dep_ in {"aux", "nsubj", "nsubjpass"} for c in node.children
+        )
         node = node.head
         if node.lemma_.lower() in HYPOTHETICAL_MARKERS:
             return True
-        if node.dep_ == "advcl" and any(
+        if shares and any(
+            c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_MODALS for c in node.children
+        ):
+            return True
+        # The small model may make the "if" clause the root, with the rest under it.
+        if node.dep_ in {"advcl", "ROOT"} and any(
             c.dep_ == "mark" and c.lower_ in HYPOTHETICAL_MARKERS for c in node.children
         ):
             return True
