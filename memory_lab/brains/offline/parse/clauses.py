@@ -98,7 +98,25 @@ def _subject_token(verb: Token) -> Token | None:
             return None
     if verb.dep_ in {"conj", "xcomp"} and verb.head.i != verb.i:
         return _subject_token(verb.head)
+    if _participle_clause(verb):
+        return _subject_token(verb.head)
     return None
+
+
+def _participle_clause(verb: Token) -> bool:
+    """A participle clause with no subject or linking word of its own.
+
+    Its subject is its head clause's: in "raised in Cork, I've been in Leeds
+    since" the one raised is "I".
+    """
+    return (
+        verb.dep_ == "advcl"
+        and verb.tag_ in {"VBN", "VBG"}
+        and verb.head.i != verb.i
+        and not any(
+            c.dep_ in {"mark", "advmod", "aux", "auxpass"} for c in verb.children
+        )
+    )
 
 
 def _possessor(noun: Token) -> str | None:
@@ -263,20 +281,24 @@ def said_by_speaker(verb: Token) -> bool:
 
     Chat drops the "I": a sentence that opens on a past or progressive verb
     ("booked flights", "been running", "just finished a painting") is the
-    speaker's. A bare verb ("book a flight") is a request and stays out, as do
+    speaker's, as is one the tagger reads as a present form with its subject
+    left out ("live in Leeds now", tagged VBP). A bare verb ("book a flight",
+    tagged VB) is a request and stays out, as do
     clauses whose subject is a clause ("seeing them was awesome") and wishes or
     thanks addressed to the listener ("missed you", "wishing you luck").
     """
-    if verb.dep_ == "conj":
+    if verb.dep_ == "conj" or _participle_clause(verb):
         return said_by_speaker(verb.head) and verb.tag_ in _SAID_FORMS
-    if verb.dep_ != "ROOT" or verb.tag_ not in _SAID_FORMS:
+    if verb.dep_ != "ROOT" or verb.tag_ not in _SAID_FORMS | {"VBP"}:
         return False
     if any(c.dep_ in {"csubj", "expl", "nsubj", "nsubjpass"} for c in verb.children):
         return False
     if any(c.lower_ == "you" and c.dep_ in {"dobj", "dative"} for c in verb.children):
         return False
+    # Participle clauses may come first: "born in Lagos, live in Atlanta now".
+    leading = {t.i for c in verb.children if _participle_clause(c) for t in c.subtree}
     before = verb.doc[verb.sent.start : verb.i]
-    return all(t.pos_ in _LEAD_POS for t in before)
+    return all(t.pos_ in _LEAD_POS or t.i in leading for t in before)
 
 
 def antecedent(pronoun: Token) -> Token | None:

@@ -379,7 +379,7 @@ def _frame(verb: Token, prep: str, obj: Token) -> str | None:
     organisation, not a person.
     """
     slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
-    if slot == "home_city" and not _names_a_place(obj):
+    if slot in {"home_city", "hometown", "birthplace"} and not _names_a_place(obj):
         return None
     if slot == "employer" and (
         obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS

@@ -47,11 +47,15 @@ STATE_FRAMES: dict[tuple[str, str], str] = {
     ("work", "for"): "employer",
     ("join", ""): "employer",
     ("work", "as"): "job_title",
+    ("bear", "in"): "birthplace",
+    ("raise", "in"): "hometown",
+    ("grow", "in"): "hometown",
 }
 """Verb frames that state one current value of a slot: moving somewhere is living
 there, so a later move supersedes the earlier city. The slot names are the ones
-the rest of memory uses (`home_city`, `employer`). `join` counts as a job only
-with an organisation object (see `facts`)."""
+the rest of memory uses (`home_city`, `employer`); being born, raised or growing
+up somewhere is where a person is from, beside where they live now. `join` counts
+as a job only with an organisation object (see `facts`)."""
 
 FILLERS = frozenset(
     """actually honestly basically literally really just now currently still also
