@@ -12,7 +12,9 @@ RELATION_NOUNS = frozenset(
     """wife husband partner spouse fiance fiancee girlfriend boyfriend mom mum mother
     dad father parent parents brother sister sibling siblings son daughter kid kids
     child children baby grandma grandmother grandpa grandfather grandparent
-    grandparents aunt uncle cousin nephew niece friend bestie roommate flatmate
+    grandparents grandad granddad gran granny nan nana grandson granddaughter
+    grandchild grandkids stepbrother stepsister aunt uncle cousin nephew niece friend
+    bestie roommate flatmate
     housemate neighbour neighbor boss manager colleague coworker teammate mentor
     coach doctor therapist landlord landlady stepmom stepdad stepson stepdaughter
     in-law""".split()
