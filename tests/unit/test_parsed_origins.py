@@ -39,4 +39,3 @@ def test_a_participle_clause_takes_its_head_clauses_subject() -> None:
 )
 def test_a_request_a_supposition_or_a_question_is_not_an_origin(text: str) -> None:
     assert not any(s == "user" for s, _, _ in read(text)), read(text)
-
