@@ -98,7 +98,25 @@ def _subject_token(verb: Token) -> Token | None:
             return None
     if verb.dep_ in {"conj", "xcomp"} and verb.head.i != verb.i:
         return _subject_token(verb.head)
+    if _participle_clause(verb):
+        return _subject_token(verb.head)
     return None
+
+
+def _participle_clause(verb: Token) -> bool:
+    """A participle clause with no subject or linking word of its own.
+
+    Its subject is its head clause's: in "raised in Cork, I've been in Leeds
+    since" the one raised is "I".
+    """
+    return (
+        verb.dep_ == "advcl"
+        and verb.tag_ in {"VBN", "VBG"}
+        and verb.head.i != verb.i
+        and not any(
+            c.dep_ in {"mark", "advmod", "aux", "auxpass"} for c in verb.children
+        )
+    )
 
 
 def _possessor(noun: Token) -> str | None:
@@ -141,6 +159,26 @@ def _negated(verb: Token) -> bool:
     )
 
 
+_TIME_LINKS = frozenset("when while since until till before after once".split())
+
+
+def past_backdrop(verb: Token) -> bool:
+    """A past state that only dates another clause: "when I was eleven".
+
+    "We emigrated when I was eleven" and "a fan since I was a kid" give a time,
+    not the speaker's age or what they are now.
+    """
+    return (
+        verb.lemma_ == "be"
+        and verb.tag_ == "VBD"
+        and verb.dep_ == "advcl"
+        and any(
+            c.dep_ in {"advmod", "mark"} and c.lower_ in _TIME_LINKS
+            for c in verb.children
+        )
+    )
+
+
 def supposed(verb: Token) -> bool:
     """Under "if", a wish, "someday", or a modal of possibility."""
     for child in verb.children:
@@ -157,10 +195,20 @@ def supposed(verb: Token) -> bool:
             return True
     node = verb
     while node.dep_ not in {"ROOT"} and node.head.i != node.i:
+        # "I'd buy a boat and sail around Greece": a verb joined to another
+        # without a subject or auxiliary of its own shares that one's modal.
+        shares = node.dep_ == "conj" and not any(
+            c.dep_ in {"aux", "nsubj", "nsubjpass"} for c in node.children
+        )
         node = node.head
         if node.lemma_.lower() in HYPOTHETICAL_MARKERS:
             return True
-        if node.dep_ == "advcl" and any(
+        if shares and any(
+            c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_MODALS for c in node.children
+        ):
+            return True
+        # The small model may make the "if" clause the root, with the rest under it.
+        if node.dep_ in {"advcl", "ROOT"} and any(
             c.dep_ == "mark" and c.lower_ in HYPOTHETICAL_MARKERS for c in node.children
         ):
             return True
@@ -233,20 +281,24 @@ def said_by_speaker(verb: Token) -> bool:
 
     Chat drops the "I": a sentence that opens on a past or progressive verb
     ("booked flights", "been running", "just finished a painting") is the
-    speaker's. A bare verb ("book a flight") is a request and stays out, as do
+    speaker's, as is one the tagger reads as a present form with its subject
+    left out ("live in Leeds now", tagged VBP). A bare verb ("book a flight",
+    tagged VB) is a request and stays out, as do
     clauses whose subject is a clause ("seeing them was awesome") and wishes or
     thanks addressed to the listener ("missed you", "wishing you luck").
     """
-    if verb.dep_ == "conj":
+    if verb.dep_ == "conj" or _participle_clause(verb):
         return said_by_speaker(verb.head) and verb.tag_ in _SAID_FORMS
-    if verb.dep_ != "ROOT" or verb.tag_ not in _SAID_FORMS:
+    if verb.dep_ != "ROOT" or verb.tag_ not in _SAID_FORMS | {"VBP"}:
         return False
     if any(c.dep_ in {"csubj", "expl", "nsubj", "nsubjpass"} for c in verb.children):
         return False
     if any(c.lower_ == "you" and c.dep_ in {"dobj", "dative"} for c in verb.children):
         return False
+    # Participle clauses may come first: "born in Lagos, live in Atlanta now".
+    leading = {t.i for c in verb.children if _participle_clause(c) for t in c.subtree}
     before = verb.doc[verb.sent.start : verb.i]
-    return all(t.pos_ in _LEAD_POS for t in before)
+    return all(t.pos_ in _LEAD_POS or t.i in leading for t in before)
 
 
 def antecedent(pronoun: Token) -> Token | None:
@@ -303,7 +355,7 @@ def statements(
             if noun.pos_ not in {"NOUN", "PROPN"}:
                 continue
             subject, owner = speaker, noun
-        if _negated(verb) or supposed(verb):
+        if _negated(verb) or supposed(verb) or past_backdrop(verb):
             continue
         reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:

@@ -28,8 +28,10 @@ from memory_lab.brains.offline.parse.clauses import (
 from memory_lab.brains.offline.parse.keys import Reading, key_word, noun_key, slug
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
+    ENDING_VERBS,
     FILLERS,
     GENERAL_NOUNS,
+    MEASURE_NOUNS,
     PLAN_VERBS,
     PREFERENCE_VERBS,
     PRONOUN_OBJECTS,
@@ -97,6 +99,7 @@ def value_span(head: Token) -> Span | None:
     keep = [t for t in head.subtree if t.i not in dropped and _kept(t, head)]
     if not keep:
         return None
+
     # Contiguous run around the head only: a cut in the middle ends the span.
     start = end = head.i
     indices = {t.i for t in keep}
@@ -127,7 +130,7 @@ def _thing(span: Span | None) -> TypeGuard[Span]:
     """Whether a value names something (not "it", "that", a feeling)."""
     if span is None:
         return False
-    if span.root.lower_ in TIME_NOUNS and span.root.ent_type_ not in _NAMED_ENTS:
+    if _measures(span) and span.root.ent_type_ not in _NAMED_ENTS:
         return False
     if span.root.lemma_.lower() in GENERAL_NOUNS and not _narrowed(span):
         return False
@@ -137,6 +140,23 @@ def _thing(span: Span | None) -> TypeGuard[Span]:
             span.root.pos_ == "PROPN" and span.root.lower_ not in PRONOUN_OBJECTS
         )
     return not all(t.lower_ in PRONOUN_OBJECTS for t in words)
+
+
+def _measures(span: Span) -> bool:
+    """Whether a value only says when or how much: "20 minutes", "10 miles", "loads".
+
+    A time, a unit or a quantifier with nothing in the value that says what it
+    measures or which it is ("a year of travel", "a nursing degree") names no
+    thing.
+    """
+    root = span.root
+    lemma = root.lemma_.lower()
+    if lemma not in TIME_NOUNS | MEASURE_NOUNS and root.lower_ not in QUANTIFIERS:
+        return False
+    return not any(
+        c.dep_ in {"prep", "compound"} and span.start <= c.i < span.end
+        for c in root.children
+    )
 
 
 def _narrowed(span: Span) -> bool:
@@ -160,6 +180,19 @@ def _specific(token: Token) -> bool:
         )
         for c in token.children
     )
+
+
+def _given(token: Token) -> bool:
+    """A bare noun the speaker owns and names no further: "my notice", "our lease".
+
+    A possessive with nothing else says the listener knows which one, so the
+    object alone names nothing to remember ("I handed my notice in"). "The" is
+    not enough: "learning the accordion" names an instrument.
+    """
+    if token.pos_ != "NOUN" or token.ent_type_:
+        return False
+    children = list(token.children)
+    return len(children) == 1 and children[0].dep_ == "poss"
 
 
 def _named(token: Token) -> bool:
@@ -346,7 +379,7 @@ def _frame(verb: Token, prep: str, obj: Token) -> str | None:
     organisation, not a person.
     """
     slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
-    if slot == "home_city" and not _names_a_place(obj):
+    if slot in {"home_city", "hometown", "birthplace"} and not _names_a_place(obj):
         return None
     if slot == "employer" and (
         obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS
@@ -429,6 +462,10 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
                 if item.pos_ != "PROPN" and item.ent_type_ not in _NAMED_ENTS:
                     continue
             if lemma in _VAGUE_VERBS | PREFERENCE_VERBS and not _specific(item):
+                continue
+            if _given(item) and lemma not in ENDING_VERBS | PREFERENCE_VERBS:
+                # "I sold my motorbike" still says there was one; "I like my
+                # eggs with hot sauce" says how.
                 continue
             if lemma in _LIGHT_VERBS and date is not None and item.pos_ == "NOUN":
                 yield Reading("knowledge", noun_key(item), date)

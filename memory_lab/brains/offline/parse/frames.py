@@ -6,6 +6,9 @@
   the role (read by the copula reader) and the employer.
 - Adjectives of belonging: "I'm vegetarian", "we're both Catalan", a class
   the person is in rather than a mood ("I'm tired" stays out).
+- What a person is on: "I'm on sertraline", "she's on 20mg of citalopram"
+  (a medicine or a regimen), keyed by what is taken so a new dose replaces
+  the old.
 - Names given by a verb: "my daughter is called Ines", "we named the dog
   Biscuit", "my cat's name is Miso" are the speaker's relation fact, valued by
   the name, as "my daughter Ines" is.
@@ -22,10 +25,17 @@ from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.clauses import Statement
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
-from memory_lab.brains.offline.parse.lexicon import RELATION_NOUNS
+from memory_lab.brains.offline.parse.lexicon import (
+    MEASURE_NOUNS,
+    RELATION_NOUNS,
+    TIME_NOUNS,
+)
 from memory_lab.brains.offline.rules.vocabulary import value_class
 
 AGE_VERBS = frozenset({"turn", "be"})
+OLDEST_AGE = 120
+"""A larger number after "I'm" is a score or a count ("I'm about 1400 on
+lichess"), not an age."""
 NAMING_VERBS = frozenset({"call", "name"})
 _FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
 """Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
@@ -41,6 +51,8 @@ def age_readings(statement: Statement) -> Iterator[Reading]:
         return
     for child in verb.children:
         if child.dep_ in {"attr", "dobj", "acomp"} and child.like_num:
+            if child.text.isdigit() and int(child.text) > OLDEST_AGE:
+                return
             yield Reading("identity", "age", verb.doc[child.i : child.i + 1])
             return
         if child.dep_ == "acomp" and child.lower_ == "old":
@@ -109,6 +121,58 @@ def class_readings(statement: Statement) -> Iterator[Reading]:
         yield Reading("identity", key, verb.doc[child.i : child.i + 1])
 
 
+_PASSING_STATES = frozenset(
+    "holiday leave call board time track fire strike duty break shift way top".split()
+)
+"""Nouns that make "on X" a passing state or an idiom ("on holiday", "on call",
+"on track"), not something a person takes."""
+
+
+def _taken(obj: Token) -> Token | None:
+    """What "on `obj`" says is taken: the drug of a dose ("10mg of X"), else `obj`."""
+    if any(c.dep_ == "nummod" for c in obj.children):
+        for prep in obj.children:
+            if prep.dep_ == "prep" and prep.lower_ == "of":
+                for drug in prep.children:
+                    if drug.dep_ == "pobj":
+                        return drug
+        return None  # "on 10 hours a week" names no thing taken
+    return obj
+
+
+def taken_readings(statement: Statement) -> Iterator[Reading]:
+    """What a person is on: "I'm on sertraline", "on 10mg of citalopram".
+
+    Only a bare name or noun counts: "on the train" and "on my way" have a
+    determiner, and dates, times and units are never taken.
+    """
+    verb = statement.verb
+    if statement.owner_noun is not None or verb.lemma_ != "be":
+        return
+    for prep in verb.children:
+        if prep.dep_ != "prep" or prep.lower_ != "on":
+            continue
+        for obj in prep.children:
+            if (
+                obj.dep_ != "pobj"
+                or obj.pos_ not in {"NOUN", "PROPN"}
+                or obj.ent_type_ in {"DATE", "TIME"}
+                or any(c.dep_ in {"det", "poss"} for c in obj.children)
+            ):
+                continue
+            drug = _taken(obj)
+            if drug is None or any(c.dep_ in {"det", "poss"} for c in drug.children):
+                continue
+            if drug.lemma_.lower() in _PASSING_STATES | TIME_NOUNS | MEASURE_NOUNS:
+                continue
+            span = value_span(obj)
+            if span is None:
+                continue
+            if drug is not obj:
+                span = obj.doc[span.start : max(span.end, drug.i + 1)]
+            yield Reading("constraint", slug(key_word(drug)), span)
+
+
 def frame_readings(statement: Statement) -> list[Reading]:
     """Every reading of this module's frames for one asserted clause."""
     return [
@@ -116,6 +180,7 @@ def frame_readings(statement: Statement) -> list[Reading]:
         *liking_readings(statement),
         *employer_readings(statement),
         *class_readings(statement),
+        *taken_readings(statement),
     ]
 
 

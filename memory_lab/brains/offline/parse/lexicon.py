@@ -12,7 +12,9 @@ RELATION_NOUNS = frozenset(
     """wife husband partner spouse fiance fiancee girlfriend boyfriend mom mum mother
     dad father parent parents brother sister sibling siblings son daughter kid kids
     child children baby grandma grandmother grandpa grandfather grandparent
-    grandparents aunt uncle cousin nephew niece friend bestie roommate flatmate
+    grandparents grandad granddad gran granny nan nana grandson granddaughter
+    grandchild grandkids stepbrother stepsister aunt uncle cousin nephew niece friend
+    bestie roommate flatmate
     housemate neighbour neighbor boss manager colleague coworker teammate mentor
     coach doctor therapist landlord landlady stepmom stepdad stepson stepdaughter
     in-law""".split()
@@ -47,11 +49,15 @@ STATE_FRAMES: dict[tuple[str, str], str] = {
     ("work", "for"): "employer",
     ("join", ""): "employer",
     ("work", "as"): "job_title",
+    ("bear", "in"): "birthplace",
+    ("raise", "in"): "hometown",
+    ("grow", "in"): "hometown",
 }
 """Verb frames that state one current value of a slot: moving somewhere is living
 there, so a later move supersedes the earlier city. The slot names are the ones
-the rest of memory uses (`home_city`, `employer`). `join` counts as a job only
-with an organisation object (see `facts`)."""
+the rest of memory uses (`home_city`, `employer`); being born, raised or growing
+up somewhere is where a person is from, beside where they live now. `join` counts
+as a job only with an organisation object (see `facts`)."""
 
 FILLERS = frozenset(
     """actually honestly basically literally really just now currently still also
@@ -105,20 +111,28 @@ UNREALISED_VERBS = frozenset(
 
 QUANTIFIERS = frozenset(
     """most all some half part rest lot lots bit much none each both many few
-    sort sorts kind kinds type types bunch ton tons couple number variety""".split()
+    sort sorts kind kinds type types bunch ton tons couple number variety load
+    loads heap heaps""".split()
 )
 """Heads that only measure or sort their "of" object ("most of the morning", "all
 sorts of desserts")."""
 
 GENERAL_NOUNS = frozenset(
     """way ways time times moment moments fun love luck support help difference
-    impact chance chances sense idea ideas part""".split()
+    impact chance chances sense idea ideas part job work living place""".split()
 )
 """Nouns too general to be a value on their own ("show my support", "find a way"):
 kept only when a name, a number or a complement narrows them ("love for horses")."""
 
 TIME_NOUNS = frozenset(
     """morning afternoon evening night day week weekend month year hour minute
-    moment while time today tonight yesterday tomorrow""".split()
+    moment while time today tonight yesterday tomorrow childhood lifetime age""".split()
 )
-"""Nouns that say when, not what: never a value by themselves."""
+"""Nouns that say when, not what: never a value by themselves (matched by lemma,
+so "minutes" and "years" are times too)."""
+
+MEASURE_NOUNS = frozenset(
+    """mile km kilometre kilometer metre meter foot inch kilo kg gram stone litre
+    liter step lap rep percent""".split()
+)
+"""Units that say how much, not what: "I'm up to 10 miles" states no thing."""

@@ -1,0 +1,41 @@
+"""Where a person was born and grew up, also in chat's subjectless participles."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_lab.brains.offline.parse.extract import parse_candidates
+from tests.helpers import msg
+
+
+def read(text: str) -> set[tuple[str, str, str]]:
+    return {(c.subject, c.key, c.value) for c in parse_candidates([msg(0, text)])}
+
+
+def test_born_raised_and_living_are_three_slots() -> None:
+    got = read("born in Cairo, raised in Leeds, live in Dubai now")
+    assert ("user", "birthplace", "Cairo") in got
+    assert ("user", "hometown", "Leeds") in got
+    assert ("user", "home_city", "Dubai") in got
+
+
+def test_growing_up_somewhere_is_the_hometown() -> None:
+    assert ("user", "hometown", "Dundee") in read("I grew up in Dundee")
+
+
+def test_a_participle_clause_takes_its_head_clauses_subject() -> None:
+    got = read("raised in Galway, my brother has lived in Berlin for years")
+    assert ("user's brother", "hometown", "Galway") in got
+    assert not any(s == "user" and v == "Galway" for s, _, v in got)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "book a hotel in Madrid for me",
+        "if I'd been born in Rome I'd speak Italian",
+        "were you raised in Bristol?",
+    ],
+)
+def test_a_request_a_supposition_or_a_question_is_not_an_origin(text: str) -> None:
+    assert not any(s == "user" for s, _, _ in read(text)), read(text)
