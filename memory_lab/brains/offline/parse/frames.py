@@ -25,6 +25,7 @@ from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.clauses import Statement
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
+from memory_lab.brains.offline.parse.keys import nominal
 from memory_lab.brains.offline.parse.lexicon import (
     MEASURE_NOUNS,
     RELATION_NOUNS,
@@ -86,7 +87,7 @@ def employer_readings(statement: Statement) -> Iterator[Reading]:
     if statement.owner_noun is not None or verb.lemma_ != "be":
         return
     for role in verb.children:
-        if role.dep_ != "attr" or role.pos_ != "NOUN":
+        if role.dep_ != "attr" or not nominal(role) or role.pos_ == "PROPN":
             continue
         for prep in role.children:
             if prep.dep_ != "prep" or prep.lower_ not in {"at", "for", "with"}:
