@@ -126,6 +126,17 @@ def _possessor(noun: Token) -> str | None:
     return None
 
 
+def _bare(noun: Token) -> bool:
+    """A singular relation noun with no article or owner, used as a name.
+
+    "mum's a headteacher", "boss is off sick": said like a name, the noun is the
+    speaker's own relative; "mums are busy" (plural) and "a friend" are not.
+    """
+    return noun.tag_ in {"NN", "NNP", "PRP"} and not any(
+        c.dep_ in {"det", "poss", "amod", "compound", "nummod"} for c in noun.children
+    )
+
+
 def _name_of(noun: Token) -> str | None:
     """The proper name beside a relation noun: "my husband Tom", "my sister, Ana"."""
     for child in noun.children:
@@ -142,7 +153,7 @@ def person_of(noun: Token, speaker: str) -> str | None:
         c.dep_ == "conj" and c.lower_ in FIRST_PERSON for c in noun.children
     ):
         return speaker  # "Alex and I live in Uppsala" is said of "we"
-    if noun.lemma_.lower() in RELATION_NOUNS and _possessor(noun):
+    if noun.lemma_.lower() in RELATION_NOUNS and (_possessor(noun) or _bare(noun)):
         name = _name_of(noun)
         return name or f"{speaker}'s {noun.lemma_.lower()}"
     if noun.pos_ == "PROPN" and noun.ent_type_ == "PERSON":
