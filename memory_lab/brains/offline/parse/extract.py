@@ -22,6 +22,7 @@ from memory_lab.brains.offline.parse.change import (
 from memory_lab.brains.offline.parse.clauses import Statement, statements
 from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
+from memory_lab.brains.offline.parse.fragments import role_fragments
 from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
@@ -238,6 +239,10 @@ def parse_candidates(
                     )
             found += _amounts(message, speaker, sentence, seen, found)
             found += _dated_events(message, speaker, sentence, seen, found)
+            for reading in role_fragments(sentence):
+                if (speaker, reading.key) not in seen:
+                    seen.add((speaker, reading.key))
+                    found.append(_candidate(message, speaker, reading, sentence, False))
     return found
 
 
