@@ -27,6 +27,7 @@ from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
     named_by_verb,
+    placed_readings,
 )
 from memory_lab.brains.offline.parse.lexicon import (
     ENDING_PHRASALS,
@@ -239,7 +240,7 @@ def parse_candidates(
                     )
             found += _amounts(message, speaker, sentence, seen, found)
             found += _dated_events(message, speaker, sentence, seen, found)
-            for reading in role_fragments(sentence):
+            for reading in [*role_fragments(sentence), *placed_readings(sentence)]:
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))

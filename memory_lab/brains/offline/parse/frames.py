@@ -23,7 +23,12 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.clauses import (
+    Statement,
+    is_question,
+    supposed,
+    unrealised,
+)
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
 from memory_lab.brains.offline.parse.keys import nominal
 from memory_lab.brains.offline.parse.lexicon import (
@@ -123,7 +128,8 @@ def class_readings(statement: Statement) -> Iterator[Reading]:
 
 
 _PASSING_STATES = frozenset(
-    "holiday leave call board time track fire strike duty break shift way top".split()
+    """holiday leave call board time track fire strike duty break shift way top
+    hold""".split()
 )
 """Nouns that make "on X" a passing state or an idiom ("on holiday", "on call",
 "on track"), not something a person takes."""
@@ -150,6 +156,38 @@ def taken_readings(statement: Statement) -> Iterator[Reading]:
     verb = statement.verb
     if statement.owner_noun is not None or verb.lemma_ != "be":
         return
+    yield from _on_readings(verb)
+
+
+PLACING_VERBS = frozenset("put start keep switch move".split())
+"""Verbs that place their object on something: "the doctor put me on statins"."""
+
+
+def placed_readings(sentence: Span) -> Iterator[Reading]:
+    """What the speaker was put on: "the GP started me on insulin".
+
+    The one placed is the object, so the reading is the speaker's whoever the
+    subject is; a clause about anyone else ("put him on antibiotics"), a denial
+    or a supposition ("if they put me on statins") is not.
+    """
+    if is_question(sentence):
+        return
+    for verb in sentence:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in PLACING_VERBS:
+            continue
+        if not any(
+            c.dep_ == "dobj" and c.lower_ in {"me", "us"} for c in verb.children
+        ):
+            continue
+        heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
+        if any(c.dep_ == "neg" for h in heads for c in h.children):
+            continue
+        if supposed(verb) or unrealised(verb):
+            continue
+        yield from _on_readings(verb)
+
+
+def _on_readings(verb: Token) -> Iterator[Reading]:
     for prep in verb.children:
         if prep.dep_ != "prep" or prep.lower_ != "on":
             continue
