@@ -22,7 +22,10 @@ from memory_lab.brains.offline.parse.change import (
 from memory_lab.brains.offline.parse.clauses import Statement, statements
 from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
-from memory_lab.brains.offline.parse.fragments import role_fragments
+from memory_lab.brains.offline.parse.fragments import (
+    kind_fragments,
+    role_fragments,
+)
 from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
@@ -240,7 +243,11 @@ def parse_candidates(
                     )
             found += _amounts(message, speaker, sentence, seen, found)
             found += _dated_events(message, speaker, sentence, seen, found)
-            for reading in [*role_fragments(sentence), *placed_readings(sentence)]:
+            for reading in [
+                *role_fragments(sentence),
+                *kind_fragments(sentence),
+                *placed_readings(sentence),
+            ]:
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))

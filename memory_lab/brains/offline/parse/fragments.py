@@ -1,4 +1,4 @@
-"""Roles said without a verb: "senior designer at Finch from May".
+"""Roles and kinds said without a verb: "senior designer at Finch", "vegan here".
 
 Chat drops "I'm" before news of a job ("promoted! head of sales at Orbis now").
 Such a fragment is a noun phrase that stands alone (the sentence's root, or set
@@ -6,6 +6,11 @@ off by a dash) with no article or owner, naming a person by what they do: a
 head noun of an agent's form ("designer", "analyst") or a title with its field
 ("head of logistics"), at or for a named organisation. "dinner at Nando's" has
 no agent's head and stays out.
+
+Chat also names the speaker's kind with "here" after a bare phrase that opens
+the sentence ("teacher here", "gluten intolerant here, so ..."). The phrase
+must name a kind of person: a doer, a diet, or an adjective a noun narrows
+("dairy free"); "snow here" and "busy day here" describe the place.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from spacy.tokens import Span, Token
 from memory_lab.brains.offline.parse.clauses import is_question
 from memory_lab.brains.offline.parse.facts import value_span
 from memory_lab.brains.offline.parse.keys import Reading, key_word, slug
-from memory_lab.brains.offline.parse.pipeline import verb_bases
+from memory_lab.brains.offline.parse.pipeline import base_forms
+from memory_lab.brains.offline.rules.vocabulary import value_class
 
 _PRACTICE_ENDINGS = ("ist", "ian")
 """Endings of nouns for people by their practice ("analyst", "technician")."""
@@ -55,7 +61,7 @@ def _agent(word: str) -> bool:
     """
     if word.endswith(("er", "or")):
         stem = word[:-2]
-        return stem in verb_bases() or f"{stem}e" in verb_bases()
+        return stem in base_forms("verb") or f"{stem}e" in base_forms("verb")
     return len(word) > 5 and word.endswith(_PRACTICE_ENDINGS)
 
 
@@ -109,3 +115,45 @@ def role_fragments(sentence: Span) -> Iterator[Reading]:
             continue
         yield Reading("identity", f"is.{slug(key_word(noun))}", role)
         yield Reading("identity", "employer", place)
+
+
+def _common(head: Token) -> bool:
+    """A common noun or adjective, or a lower-case word tagged as a name.
+
+    The tagger takes an opening word for a name ("plumber here").
+    """
+    return head.pos_ in {"NOUN", "ADJ"} or (head.pos_ == "PROPN" and head.is_lower)
+
+
+def _a_kind_of_person(head: Token) -> bool:
+    word = head.lower_
+    if value_class(word) == "diet":
+        return True
+    if head.pos_ != "ADJ" and not word.endswith("s") and _agent(word):
+        return True
+    narrowed = any(c.dep_ == "compound" and c.pos_ == "NOUN" for c in head.lefts)
+    return narrowed and word in base_forms("adj")
+
+
+def kind_fragments(sentence: Span) -> Iterator[Reading]:
+    """The speaker's kind from an opening "<bare phrase> here", then a break."""
+    if is_question(sentence):
+        return
+    here = next((t for t in sentence if t.lower_ == "here"), None)
+    if here is None or here.dep_ != "advmod" or here.i == sentence.start:
+        return
+    head = here.head
+    after = here.doc[here.i + 1] if here.i + 1 < sentence.end else None
+    if after is not None and not after.is_punct:
+        return
+    if head.i != here.i - 1 or not _common(head) or not _bare(head):
+        return
+    phrase = here.doc[sentence.start : here.i]
+    if any(t.pos_ not in {"NOUN", "ADJ", "PROPN"} for t in phrase):
+        return
+    if any(t.head.i != head.i for t in phrase if t.i != head.i):
+        return
+    if not _a_kind_of_person(head):
+        return
+    key = "diet" if value_class(head.lower_) == "diet" else f"is.{slug(key_word(head))}"
+    yield Reading("identity", key, phrase)

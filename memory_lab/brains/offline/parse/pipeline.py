@@ -128,11 +128,11 @@ def _verb_bases() -> dict[str, list[str]]:
 
 
 @functools.cache
-def verb_bases() -> frozenset[str]:
-    """The model's index of verb base forms ("design", "drive", "teach")."""
+def base_forms(pos: str) -> frozenset[str]:
+    """The model's index of base forms for "verb", "adj" ("design", "intolerant")."""
     lemmatizer = pipeline().get_pipe("lemmatizer")
     index = lemmatizer.lookups.get_table("lemma_index")  # type: ignore[attr-defined]
-    return frozenset(index["verb"])
+    return frozenset(index[pos])
 
 
 def _mend_irregular_verbs(doc: Doc, bases: dict[str, list[str]]) -> None:
