@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.lexicon import (
+    CHANGE_VERBS,
     HYPOTHETICAL_MARKERS,
     HYPOTHETICAL_MODALS,
     RELATION_NOUNS,
@@ -134,6 +135,17 @@ def _bare(noun: Token) -> bool:
     """
     return noun.tag_ in {"NN", "NNP", "PRP"} and not any(
         c.dep_ in {"det", "poss", "amod", "compound", "nummod"} for c in noun.children
+    )
+
+
+def _moves_speakers_value(verb: Token) -> bool:
+    """A change to something of the speaker's, whoever makes it.
+
+    "the landlord raised my rent to 1,300", "the doctor upped my dose to 20mg":
+    the new value is the speaker's rent or dose, not the landlord's.
+    """
+    return verb.lemma_.lower() in CHANGE_VERBS and any(
+        c.dep_ == "dobj" and _possessor(c) for c in verb.children
     )
 
 
@@ -351,7 +363,7 @@ def statements(
             if said_by_speaker(verb) and not (_negated(verb) or supposed(verb)):
                 yield Statement(speaker, verb, None, False)
             continue
-        subject = person_of(noun, speaker)
+        subject = speaker if _moves_speakers_value(verb) else person_of(noun, speaker)
         if subject is None and referents is not None and noun.lower_ in PRONOUNS:
             subject = referents.resolve(noun.lower_)
         owner = None

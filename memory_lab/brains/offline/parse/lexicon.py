@@ -31,7 +31,7 @@ ENDING_PHRASALS = frozenset({("give", "up"), ("break", "up"), ("drop", "out")})
 
 CHANGE_VERBS = frozenset(
     """go rise increase climb jump drop fall decrease change move push shift
-    reschedule postpone bump raise lower cut switch bring""".split()
+    reschedule postpone bump raise lower cut switch bring up""".split()
 )
 """Verbs that move a thing's value ("the budget went up to 380", "the meeting got
 pushed to the 9th"): with a "to" object they restate the subject's value."""
