@@ -27,7 +27,13 @@ ENDING_VERBS = frozenset(
 )
 """Verbs that end what their object was ("I quit the choir", "we sold the Golf")."""
 
-ENDING_PHRASALS = frozenset({("give", "up"), ("break", "up"), ("drop", "out")})
+ENDING_PHRASALS = frozenset(
+    {("give", "up"), ("break", "up"), ("split", "up"), ("drop", "out")}
+)
+
+PARTING_PHRASALS = frozenset({("break", "up"), ("split", "up")})
+"""Endings of a tie between the subject's own conjuncts: "Sophie and I broke up"
+ends the tie to Sophie."""
 
 CHANGE_VERBS = frozenset(
     """go rise increase climb jump drop fall decrease change move push shift
