@@ -29,6 +29,7 @@ from memory_lab.brains.offline.parse.fragments import (
 from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
+    made_readings,
     named_by_verb,
     placed_readings,
 )
@@ -270,6 +271,7 @@ def parse_candidates(
                 *role_fragments(sentence),
                 *kind_fragments(sentence),
                 *placed_readings(sentence),
+                *made_readings(sentence),
             ]:
                 if (speaker, reading.key) not in seen:
                     seen.add((speaker, reading.key))

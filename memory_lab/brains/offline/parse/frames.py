@@ -179,12 +179,43 @@ def placed_readings(sentence: Span) -> Iterator[Reading]:
             c.dep_ == "dobj" and c.lower_ in {"me", "us"} for c in verb.children
         ):
             continue
-        heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
-        if any(c.dep_ == "neg" for h in heads for c in h.children):
+        if _denied(verb) or supposed(verb) or unrealised(verb):
+            continue
+        yield from _on_readings(verb)
+
+
+def made_readings(sentence: Span) -> Iterator[Reading]:
+    """What a fact makes the speaker: "that makes me a pescatarian now".
+
+    "make" with "me" and a noun after it is a small clause, "I am a
+    pescatarian"; "that doesn't make me a bad person" denies it.
+    """
+    if is_question(sentence):
+        return
+    for verb in sentence:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() != "make" or _denied(verb):
             continue
         if supposed(verb) or unrealised(verb):
             continue
-        yield from _on_readings(verb)
+        for kind in verb.children:
+            if kind.dep_ not in {"ccomp", "oprd", "xcomp"} or not nominal(kind):
+                continue
+            me = [c for c in kind.children if c.dep_ == "nsubj" and c.lower_ == "me"]
+            article = [c for c in kind.children if c.lower_ in {"a", "an"}]
+            if not me or not article:
+                continue
+            span = value_span(kind)
+            if span is None:
+                continue
+            span = kind.doc[article[0].i + 1 : span.end]
+            word = kind.lower_
+            key = "diet" if value_class(word) == "diet" else f"is.{slug(word)}"
+            yield Reading("identity", key, span)
+
+
+def _denied(verb: Token) -> bool:
+    heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
+    return any(c.dep_ == "neg" for h in heads for c in h.children)
 
 
 def _on_readings(verb: Token) -> Iterator[Reading]:
