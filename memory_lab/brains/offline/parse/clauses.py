@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.lexicon import (
+    CHANGE_VERBS,
     HYPOTHETICAL_MARKERS,
     HYPOTHETICAL_MODALS,
     RELATION_NOUNS,
@@ -126,6 +127,28 @@ def _possessor(noun: Token) -> str | None:
     return None
 
 
+def _bare(noun: Token) -> bool:
+    """A singular relation noun with no article or owner, used as a name.
+
+    "mum's a headteacher", "boss is off sick": said like a name, the noun is the
+    speaker's own relative; "mums are busy" (plural) and "a friend" are not.
+    """
+    return noun.tag_ in {"NN", "NNP", "PRP"} and not any(
+        c.dep_ in {"det", "poss", "amod", "compound", "nummod"} for c in noun.children
+    )
+
+
+def _moves_speakers_value(verb: Token) -> bool:
+    """A change to something of the speaker's, whoever makes it.
+
+    "the landlord raised my rent to 1,300", "the doctor upped my dose to 20mg":
+    the new value is the speaker's rent or dose, not the landlord's.
+    """
+    return verb.lemma_.lower() in CHANGE_VERBS and any(
+        c.dep_ == "dobj" and _possessor(c) for c in verb.children
+    )
+
+
 def _name_of(noun: Token) -> str | None:
     """The proper name beside a relation noun: "my husband Tom", "my sister, Ana"."""
     for child in noun.children:
@@ -142,7 +165,7 @@ def person_of(noun: Token, speaker: str) -> str | None:
         c.dep_ == "conj" and c.lower_ in FIRST_PERSON for c in noun.children
     ):
         return speaker  # "Alex and I live in Uppsala" is said of "we"
-    if noun.lemma_.lower() in RELATION_NOUNS and _possessor(noun):
+    if noun.lemma_.lower() in RELATION_NOUNS and (_possessor(noun) or _bare(noun)):
         name = _name_of(noun)
         return name or f"{speaker}'s {noun.lemma_.lower()}"
     if noun.pos_ == "PROPN" and noun.ent_type_ == "PERSON":
@@ -340,7 +363,7 @@ def statements(
             if said_by_speaker(verb) and not (_negated(verb) or supposed(verb)):
                 yield Statement(speaker, verb, None, False)
             continue
-        subject = person_of(noun, speaker)
+        subject = speaker if _moves_speakers_value(verb) else person_of(noun, speaker)
         if subject is None and referents is not None and noun.lower_ in PRONOUNS:
             subject = referents.resolve(noun.lower_)
         owner = None

@@ -22,14 +22,21 @@ from memory_lab.brains.offline.parse.change import (
 from memory_lab.brains.offline.parse.clauses import Statement, statements
 from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
+from memory_lab.brains.offline.parse.fragments import (
+    kind_fragments,
+    role_fragments,
+)
 from memory_lab.brains.offline.parse.frames import (
     NAMING_VERBS,
     frame_readings,
+    made_readings,
     named_by_verb,
+    placed_readings,
 )
 from memory_lab.brains.offline.parse.lexicon import (
     ENDING_PHRASALS,
     ENDING_VERBS,
+    PARTING_PHRASALS,
     PLAN_VERBS,
     STATE_FRAMES,
 )
@@ -68,11 +75,29 @@ def _ended_object(verb: Token) -> Token | None:
     for child in after:
         if child.dep_ == "dobj":
             return child
+    partner = _partner(verb)
+    if partner is not None:
+        return partner
     for child in after:
         if child.dep_ in {"prep", "prt"}:
             for grand in child.children:
                 if grand.dep_ == "pobj":
                     return grand
+    return None
+
+
+def _partner(verb: Token) -> Token | None:
+    """Who the speaker parted from: the other of "Sophie and I broke up"."""
+    particles = {c.lower_ for c in verb.children if c.dep_ == "prt"}
+    if not any((verb.lemma_.lower(), p) in PARTING_PHRASALS for p in particles):
+        return None
+    for subject in verb.children:
+        if subject.dep_ != "nsubj":
+            continue
+        people = [subject, *(c for c in subject.children if c.dep_ == "conj")]
+        others = [p for p in people if p.lower_ not in {"i", "me", "we"}]
+        if len(people) == 2 and len(others) == 1 and others[0].pos_ == "PROPN":
+            return others[0]
     return None
 
 
@@ -92,8 +117,12 @@ def _ending(
             continue
         words = set(slug(fact.value).split("_")) | set(fact.key.split("."))
         if names & words:
+            # A partner said before the verb ("Sophie and I broke up") opens
+            # the words, which run to the particle.
+            particles = [c.i for c in verb.children if c.dep_ == "prt"]
             end = max(t.i for t in obj.subtree if not t.is_punct)
-            return fact, verb.doc[verb.i : end + 1]
+            end = max(end, verb.i, *particles)
+            return fact, verb.doc[min(verb.i, obj.i) : end + 1]
     return None
 
 
@@ -238,6 +267,15 @@ def parse_candidates(
                     )
             found += _amounts(message, speaker, sentence, seen, found)
             found += _dated_events(message, speaker, sentence, seen, found)
+            for reading in [
+                *role_fragments(sentence),
+                *kind_fragments(sentence),
+                *placed_readings(sentence),
+                *made_readings(sentence),
+            ]:
+                if (speaker, reading.key) not in seen:
+                    seen.add((speaker, reading.key))
+                    found.append(_candidate(message, speaker, reading, sentence, False))
     return found
 
 

@@ -25,7 +25,13 @@ from memory_lab.brains.offline.parse.clauses import (
     names_unrealised,
     unrealised,
 )
-from memory_lab.brains.offline.parse.keys import Reading, key_word, noun_key, slug
+from memory_lab.brains.offline.parse.keys import (
+    Reading,
+    key_word,
+    nominal,
+    noun_key,
+    slug,
+)
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     ENDING_VERBS,
@@ -272,11 +278,9 @@ def _owner_reading(statement: Statement) -> Iterator[Reading]:
         for child in verb.children:
             if statement.resolved and not _named(child):
                 continue  # "it was a great experience" names nothing
-            if child.dep_ in {"attr", "oprd"} and child.pos_ in {
-                "NOUN",
-                "PROPN",
-                "NUM",
-            }:
+            if child.dep_ in {"attr", "oprd"} and (
+                nominal(child) or child.pos_ == "NUM"
+            ):
                 span = value_span(child)
                 if _thing(span):
                     yield Reading("knowledge", key, span)
@@ -311,7 +315,7 @@ def _numbered_head(noun: Token) -> tuple[Token, int]:
 def _copula_readings(statement: Statement) -> Iterator[Reading]:
     verb = statement.verb
     for child in verb.children:
-        if child.dep_ == "attr" and child.pos_ in {"NOUN", "PROPN"}:
+        if child.dep_ == "attr" and nominal(child):
             kind = any(c.lower_ in {"a", "an"} for c in child.children)
             if not (kind or _specific(child)):
                 continue  # "I'm the one", "it was fun": no class, no thing
@@ -320,7 +324,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             if _thing(span):
                 if 0 <= start < span.start:
                     span = child.doc[start : span.end]
-                category = "identity" if child.pos_ == "NOUN" else "knowledge"
+                category = "knowledge" if child.pos_ == "PROPN" else "identity"
                 yield Reading(category, f"is.{slug(key_word(child))}", span)
         elif child.dep_ == "acomp":
             adjective = child.lemma_.lower()

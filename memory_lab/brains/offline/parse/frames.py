@@ -23,8 +23,14 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.clauses import (
+    Statement,
+    is_question,
+    supposed,
+    unrealised,
+)
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
+from memory_lab.brains.offline.parse.keys import nominal
 from memory_lab.brains.offline.parse.lexicon import (
     MEASURE_NOUNS,
     RELATION_NOUNS,
@@ -86,7 +92,7 @@ def employer_readings(statement: Statement) -> Iterator[Reading]:
     if statement.owner_noun is not None or verb.lemma_ != "be":
         return
     for role in verb.children:
-        if role.dep_ != "attr" or role.pos_ != "NOUN":
+        if role.dep_ != "attr" or not nominal(role) or role.pos_ == "PROPN":
             continue
         for prep in role.children:
             if prep.dep_ != "prep" or prep.lower_ not in {"at", "for", "with"}:
@@ -122,7 +128,8 @@ def class_readings(statement: Statement) -> Iterator[Reading]:
 
 
 _PASSING_STATES = frozenset(
-    "holiday leave call board time track fire strike duty break shift way top".split()
+    """holiday leave call board time track fire strike duty break shift way top
+    hold""".split()
 )
 """Nouns that make "on X" a passing state or an idiom ("on holiday", "on call",
 "on track"), not something a person takes."""
@@ -149,6 +156,69 @@ def taken_readings(statement: Statement) -> Iterator[Reading]:
     verb = statement.verb
     if statement.owner_noun is not None or verb.lemma_ != "be":
         return
+    yield from _on_readings(verb)
+
+
+PLACING_VERBS = frozenset("put start keep switch move".split())
+"""Verbs that place their object on something: "the doctor put me on statins"."""
+
+
+def placed_readings(sentence: Span) -> Iterator[Reading]:
+    """What the speaker was put on: "the GP started me on insulin".
+
+    The one placed is the object, so the reading is the speaker's whoever the
+    subject is; a clause about anyone else ("put him on antibiotics"), a denial
+    or a supposition ("if they put me on statins") is not.
+    """
+    if is_question(sentence):
+        return
+    for verb in sentence:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() not in PLACING_VERBS:
+            continue
+        if not any(
+            c.dep_ == "dobj" and c.lower_ in {"me", "us"} for c in verb.children
+        ):
+            continue
+        if _denied(verb) or supposed(verb) or unrealised(verb):
+            continue
+        yield from _on_readings(verb)
+
+
+def made_readings(sentence: Span) -> Iterator[Reading]:
+    """What a fact makes the speaker: "that makes me a pescatarian now".
+
+    "make" with "me" and a noun after it is a small clause, "I am a
+    pescatarian"; "that doesn't make me a bad person" denies it.
+    """
+    if is_question(sentence):
+        return
+    for verb in sentence:
+        if verb.pos_ != "VERB" or verb.lemma_.lower() != "make" or _denied(verb):
+            continue
+        if supposed(verb) or unrealised(verb):
+            continue
+        for kind in verb.children:
+            if kind.dep_ not in {"ccomp", "oprd", "xcomp"} or not nominal(kind):
+                continue
+            me = [c for c in kind.children if c.dep_ == "nsubj" and c.lower_ == "me"]
+            article = [c for c in kind.children if c.lower_ in {"a", "an"}]
+            if not me or not article:
+                continue
+            span = value_span(kind)
+            if span is None:
+                continue
+            span = kind.doc[article[0].i + 1 : span.end]
+            word = kind.lower_
+            key = "diet" if value_class(word) == "diet" else f"is.{slug(word)}"
+            yield Reading("identity", key, span)
+
+
+def _denied(verb: Token) -> bool:
+    heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
+    return any(c.dep_ == "neg" for h in heads for c in h.children)
+
+
+def _on_readings(verb: Token) -> Iterator[Reading]:
     for prep in verb.children:
         if prep.dep_ != "prep" or prep.lower_ != "on":
             continue

@@ -52,3 +52,18 @@ def noun_key(noun: Token) -> str:
             parts.extend(key_word(g) for g in child.children if g.dep_ == "pobj")
     head = key_word(noun)
     return ".".join([slug(head), *sorted(slug(p) for p in parts if slug(p))])
+
+
+def nominal(token: Token) -> bool:
+    """A noun, or an adjective-tagged word the article makes a noun.
+
+    The tagger reads some job words as adjectives ("she's a paramedic"); after
+    "a" or "an" with no noun of its own to describe, the word is the noun.
+    """
+    if token.pos_ in {"NOUN", "PROPN"}:
+        return True
+    return (
+        token.pos_ == "ADJ"
+        and any(c.dep_ == "det" and c.lower_ in {"a", "an"} for c in token.children)
+        and not any(c.pos_ in {"NOUN", "PROPN"} for c in token.rights)
+    )

@@ -27,11 +27,17 @@ ENDING_VERBS = frozenset(
 )
 """Verbs that end what their object was ("I quit the choir", "we sold the Golf")."""
 
-ENDING_PHRASALS = frozenset({("give", "up"), ("break", "up"), ("drop", "out")})
+ENDING_PHRASALS = frozenset(
+    {("give", "up"), ("break", "up"), ("split", "up"), ("drop", "out")}
+)
+
+PARTING_PHRASALS = frozenset({("break", "up"), ("split", "up")})
+"""Endings of a tie between the subject's own conjuncts: "Sophie and I broke up"
+ends the tie to Sophie."""
 
 CHANGE_VERBS = frozenset(
     """go rise increase climb jump drop fall decrease change move push shift
-    reschedule postpone bump raise lower cut switch bring""".split()
+    reschedule postpone bump raise lower cut switch bring up""".split()
 )
 """Verbs that move a thing's value ("the budget went up to 380", "the meeting got
 pushed to the 9th"): with a "to" object they restate the subject's value."""

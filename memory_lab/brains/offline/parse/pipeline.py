@@ -127,6 +127,14 @@ def _verb_bases() -> dict[str, list[str]]:
     return lemmatizer.lookups.get_table("lemma_exc")["verb"]  # type: ignore[attr-defined]
 
 
+@functools.cache
+def base_forms(pos: str) -> frozenset[str]:
+    """The model's index of base forms for "verb", "adj" ("design", "intolerant")."""
+    lemmatizer = pipeline().get_pipe("lemmatizer")
+    index = lemmatizer.lookups.get_table("lemma_index")  # type: ignore[attr-defined]
+    return frozenset(index[pos])
+
+
 def _mend_irregular_verbs(doc: Doc, bases: dict[str, list[str]]) -> None:
     """Lemmas of irregular past forms the tagger took for present ones.
 
