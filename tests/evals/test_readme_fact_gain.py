@@ -269,3 +269,23 @@ def test_a_changed_probe_score_makes_the_page_stale(tmp_path: Path):
     page = (tmp_path / PAGE).read_text()
     assert "| synthetic main set | 600 | A |" in page
     assert "| 0.123 |" in BLOCK.search(page).group(1)
+
+
+def test_the_readme_finding_says_per_run_what_facts_add_to_answer_recall(
+    tmp_path: Path,
+):
+    write_both(tmp_path)
+    brief = fact_gain.fact_gain_brief(tmp_path)
+    assert brief.count("\n- ") == 2  # one line per data set and budget
+    assert (
+        "- LoCoMo dev at 600 tokens: facts add to answer recall for A (+1.000 "
+        "[+1.000, +1.000]); facts add nothing measurable to answer recall for B"
+    ) in brief
+    assert "evidence recall" not in brief
+    assert "| " not in brief  # the tables stay on the results page
+
+
+def test_the_readme_finding_gives_no_verdict_without_per_probe_scores(tmp_path: Path):
+    write_both(tmp_path, keep_probes=False)
+    brief = fact_gain.fact_gain_brief(tmp_path)
+    assert "No intervals yet" in brief and "\n- " not in brief

@@ -28,9 +28,7 @@ def agents_block(root: Path) -> str:
     """The MCP and store targets, and what a recall costs with and without adds."""
     mcp_run, store = read(root, MCP), read(root, STORE)
     mcp = mcp_run["mcp"]
-    rows = [
-        (t["target"], t["measured"], _met(t["met"])) for t in mcp_run["targets"]
-    ]
+    rows = [(t["target"], t["measured"], _met(t["met"])) for t in mcp_run["targets"]]
     target = store["target"]
     rows.append(
         (

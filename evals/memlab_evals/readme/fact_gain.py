@@ -266,13 +266,40 @@ def _commits(commits: dict[str, set[str]]) -> str:
     return text + "."
 
 
-def fact_gain_block(root: Path) -> str:
-    """Per data set, budget and recipe: recall with facts and with turns alone."""
+def _found(root: Path) -> Found:
     found = Found([], {MAIN.name: set(), NONE.name: set()}, set())
     for dataset in ("locomo", "synthetic"):
         _pair_runs(root, dataset, found)
     if not found.cells:
         raise FileNotFoundError(f"no run in both {MAIN} and {NONE}")
+    return found
+
+
+def fact_gain_brief(root: Path) -> str:
+    """The README's finding: what facts add to answer recall, one line per run.
+
+    The results page holds the tables (`fact_gain_block`); the README says what
+    they found, so a reader of the front page learns whether facts earn their
+    tokens without a claim typed by hand.
+    """
+    found = _found(root)
+    head = (
+        f"From `{MAIN.as_posix()}/` and `{NONE.as_posix()}/` (`memory-lab main` "
+        f"and `memory-lab main --extractor none`), paired per probe as on the "
+        f"results page. {_commits(found.commits)}"
+    )
+    if found.unpaired:
+        return head + " No intervals yet: a run keeps no per-probe scores."
+    groups: dict[tuple[str, int], list[Cell]] = {}
+    for cell in found.cells:
+        if cell.metric == "answer_recall":
+            groups.setdefault((cell.dataset, cell.budget), []).append(cell)
+    return "\n".join([head, "", *(f"- {finding(cells)}" for cells in groups.values())])
+
+
+def fact_gain_block(root: Path) -> str:
+    """Per data set, budget and recipe: recall with facts and with turns alone."""
+    found = _found(root)
     folders = names([f"`{f.as_posix()}/main-*/`" for f in (MAIN, NONE)])
     method = (
         f"the paired bootstrap 95% interval of the per-probe difference ({RESAMPLES:,} "

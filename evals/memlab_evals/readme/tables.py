@@ -118,6 +118,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "goal": results.goal_block,
     "against-full": results.against_full_block,
     "fact-gain": fact_gain.fact_gain_block,
+    "fact-gain-brief": fact_gain.fact_gain_brief,
     "main-locomo": results.locomo_block,
     "main-synthetic": results.synthetic_block,
     "tail": tail.tail_block,
