@@ -640,7 +640,8 @@ CHANGES = {
         edit_csv(
             f"{MAIN}/main-goal.csv", "", "recipe_mean", 0.4321, run="main-locomo-1500"
         ),
-        "C 0.432",
+        # Whichever recipe is best, its figure sits before the retriever's.
+        "0.432 | `rag-hybrid`",
     ),
     "main-locomo": (
         edit_csv(
@@ -739,10 +740,10 @@ CHANGES = {
             "evals/results/peers-smollm2/summary.csv",
             "A",
             "answer_f1",
-            0.555,
+            0.913,
             category="all",
         ),
-        "| 0.555 |",
+        "| 0.913 |",
     ),
     "triggers": (
         edit_csv(
