@@ -15,6 +15,7 @@ and 0.648 -> 0.660 at 1,500; on multi-hop questions (category 1) at 1,500,
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -22,6 +23,8 @@ from collections.abc import Sequence
 from memory_lab.concurrency.lock_order import named_lock
 from memory_lab.errors import MemoryLabError
 from memory_lab.types import Message
+
+log = logging.getLogger(__name__)
 
 LABELS_KEPT = 50_000
 """Turns whose labels are kept; the least recently ranked go first."""
@@ -136,12 +139,21 @@ class EntityLabels:
         with self._lock:
             todo = [m for m in turns if m.id not in self._labels]
         if todo:
-            try:
-                from memory_lab.brains.offline.parse.pipeline import parse_many
+            from memory_lab.brains.offline.parse.pipeline import (
+                parse_many,
+                require_parser,
+            )
 
+            try:
                 docs = parse_many(m.memory_text for m in todo)
-            except MemoryLabError:
-                self._missing_parser = True
+            except (MemoryLabError, ImportError) as err:
+                # Only a parser that is not installed is missing for good; any
+                # other failure costs this question its typed ranking alone.
+                try:
+                    require_parser()
+                except MemoryLabError:
+                    self._missing_parser = True
+                log.warning("no entity labels for this question: %s", err)
                 return None
             made = {
                 m.id: frozenset(e.label_ for e in doc.ents)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from memory_lab.brains.base import BrainResult, zero_usage
 from memory_lab.brains.offline.answer import Embed, answer_reply
-from memory_lab.brains.offline.parse.pipeline import require_parser
+from memory_lab.brains.offline.parse.pipeline import pipeline, require_parser
 from memory_lab.brains.offline.rules import extract_candidates
 from memory_lab.brains.offline.summarizer import condense_text, summarize_extractive
 from memory_lab.brains.status import NO_MODEL, ModelStatus
@@ -93,6 +93,11 @@ class RuleBasedBrain:
         if self._extractor == "none":
             return BrainResult([])
         if self._extractor == "parse":
+            # spaCy is imported whole under the parser's load lock before the
+            # modules that import parts of it: a question's thread may be
+            # loading it at the same moment, and a package imported from two
+            # threads at once can fail half-made ("KeyError: 'spacy'").
+            pipeline()
             from memory_lab.brains.offline.parse.merge import merged_candidates
 
             found = merged_candidates(messages, prior=known)
