@@ -191,8 +191,12 @@ def test_tools_answer_and_refusals_change_nothing(tmp_path: Path) -> None:
             assert "tenant" in problems["a tenant"]
             assert "f_nope" in problems["unknown fact"]
             assert "f_nope" in problems["unknown fact to confirm"]
-            # Still serving, and nothing of the refused calls was kept.
-            assert await call(s, "memory_list") == before
+            # Still serving, and nothing of the refused calls was kept. The worker
+            # may meanwhile have read facts from the accepted turns, so the list
+            # can grow; it never loses a fact nor gains one from a refused call.
+            after = await call(s, "memory_list")
+            assert {f["id"] for f in before} <= {f["id"] for f in after}
+            assert not any("zanzibarquux" in f["value"] for f in after)
             hits = await call(s, "memory_search", query="zanzibarquux", k=20)
             assert not any("zanzibarquux" in h["text"] for h in hits)
 
