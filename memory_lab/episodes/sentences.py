@@ -49,20 +49,28 @@ def sentence_units(turn: Message) -> list[str]:
 
 
 class SentenceRows:
-    """Sentence vectors of a run of turns, each row tagged with its turn's place."""
+    """Sentence vectors of a run of turns, each row tagged with its turn's place.
+
+    The rows and their owners are one tuple, replaced whole when rows are added,
+    so a question scoring on one thread never pairs new rows with old owners
+    while the worker extends them on another.
+    """
 
     def __init__(self) -> None:
-        self.vectors: np.ndarray | None = None
-        self.owner = np.zeros(0, dtype=np.int64)
+        self._rows: tuple[np.ndarray | None, np.ndarray] = (
+            None,
+            np.zeros(0, dtype=np.int64),
+        )
 
     def extend(self, vectors: np.ndarray, owner: Sequence[int]) -> None:
         """Add rows for turns after those already held (`owner` counts from 0)."""
         if len(owner):
+            held, owners = self._rows
             rows = vectors.astype(np.float32)
-            self.vectors = (
-                rows if self.vectors is None else np.vstack([self.vectors, rows])
+            self._rows = (
+                rows if held is None else np.vstack([held, rows]),
+                np.concatenate([owners, np.asarray(owner, np.int64)]),
             )
-            self.owner = np.concatenate([self.owner, np.asarray(owner, np.int64)])
 
     def closest(self, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Each turn's cosine to the query through its closest sentence.
@@ -70,10 +78,11 @@ class SentenceRows:
         `whole` is each turn's own cosine; a turn with no sentence rows is its
         own closest sentence. Only the first `len(whole)` turns are scored.
         """
+        vectors, owner = self._rows
         best = whole.astype(np.float64, copy=True)
-        held = self.owner < len(whole)
-        if self.vectors is not None and held.any():
-            np.maximum.at(best, self.owner[held], self.vectors[held] @ query)
+        held = owner < len(whole)
+        if vectors is not None and held.any():
+            np.maximum.at(best, owner[held], vectors[held] @ query)
         return best
 
 
