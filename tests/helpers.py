@@ -232,3 +232,10 @@ def blas_threads(_unit: object) -> int:
     from threadpoolctl import threadpool_info
 
     return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+
+
+def parsed(text: str) -> set[tuple[str, str, str]]:
+    """What the parse reads from one turn: (subject, key, value) of each candidate."""
+    from memory_lab.brains.offline.parse.extract import parse_candidates
+
+    return {(c.subject, c.key, c.value) for c in parse_candidates([msg(0, text)])}

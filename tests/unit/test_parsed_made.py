@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from memory_lab.brains.offline.parse.extract import parse_candidates
 from tests.helpers import msg
-
-
-def read(text: str) -> set[tuple[str, str, str]]:
-    return {(c.subject, c.key, c.value) for c in parse_candidates([msg(0, text)])}
+from tests.helpers import parsed as read
 
 
 def test_what_makes_the_speaker_something_is_theirs() -> None:

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_lab.brains.offline.parse.extract import parse_candidates
-from tests.helpers import msg
-
-
-def read(text: str) -> set[tuple[str, str, str]]:
-    return {(c.subject, c.key, c.value) for c in parse_candidates([msg(0, text)])}
+from tests.helpers import parsed as read
 
 
 def test_born_raised_and_living_are_three_slots() -> None:

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from memory_lab.brains.offline.parse.extract import parse_candidates
-from tests.helpers import msg
-
-
-def read(text: str) -> set[tuple[str, str, str]]:
-    return {(c.subject, c.key, c.value) for c in parse_candidates([msg(0, text)])}
+from tests.helpers import parsed as read
 
 
 def test_grandparents_said_informally_are_relatives() -> None:
