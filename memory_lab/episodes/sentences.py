@@ -66,10 +66,13 @@ class SentenceRows:
         """Add rows for turns after those already held (`owner` counts from 0)."""
         if len(owner):
             held, owners = self._rows
+            added = np.asarray(owner, np.int64)
+            if np.any(np.diff(added) < 0) or (len(owners) and added[0] < owners[-1]):
+                raise ValueError("sentence rows must be added in turn order")
             rows = vectors.astype(np.float32)
             self._rows = (
                 rows if held is None else np.vstack([held, rows]),
-                np.concatenate([owners, np.asarray(owner, np.int64)]),
+                np.concatenate([owners, added]),
             )
 
     def closest(self, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -80,9 +83,16 @@ class SentenceRows:
         """
         vectors, owner = self._rows
         best = whole.astype(np.float64, copy=True)
-        held = owner < len(whole)
-        if vectors is not None and held.any():
-            np.maximum.at(best, owner[held], vectors[held] @ query)
+        # Owners ascend (rows are only appended), so the scored rows are a
+        # prefix and each turn's rows a contiguous run: one product and one
+        # grouped maximum, rather than a scatter (`np.maximum.at` is unbuffered
+        # and was this ranking's whole cost).
+        cut = int(np.searchsorted(owner, len(whole)))
+        if vectors is not None and cut:
+            scores = vectors[:cut] @ query
+            starts = np.flatnonzero(np.r_[True, owner[1:cut] != owner[: cut - 1]])
+            turns = owner[starts]
+            best[turns] = np.maximum(best[turns], np.maximum.reduceat(scores, starts))
         return best
 
 

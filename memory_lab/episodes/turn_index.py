@@ -280,12 +280,18 @@ class TurnIndex(ExcerptIndex):
         """
         rows = self._sentences.setdefault(tenant, SentenceRows())
         kept = [self._window_sentences.pop(m.id, None) for m in tail]
-        for i, vectors in enumerate(kept):
-            if vectors is not None:
-                rows.extend(vectors, [start + i] * len(vectors))
         todo = [i for i, v in enumerate(kept) if v is None]
         vectors, owner = sentence_vectors([tail[i] for i in todo], self.embedder.embed)
-        rows.extend(vectors, [start + todo[k] for k in owner])
+        bounds = np.searchsorted(owner, np.arange(len(todo) + 1))
+        for k, i in enumerate(todo):
+            kept[i] = vectors[bounds[k] : bounds[k + 1]]
+        # Added in turn order, as `SentenceRows` needs its owners ascending.
+        pieces = [(v, i) for i, v in enumerate(kept) if v is not None and len(v)]
+        if pieces:
+            rows.extend(
+                np.vstack([v for v, _ in pieces]),
+                [start + i for v, i in pieces for _ in range(len(v))],
+            )
 
     def _closest(self, tenant: str, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Each indexed turn's closest sentence to the query (`sentences`)."""
@@ -300,9 +306,13 @@ class TurnIndex(ExcerptIndex):
         self._embed_window_sentences(turns)
         rows = SentenceRows()
         with self._vec_lock:
-            for i, m in enumerate(turns):
-                vectors = self._window_sentences[m.id]
-                rows.extend(vectors, [i] * len(vectors))
+            held = [(self._window_sentences[m.id], i) for i, m in enumerate(turns)]
+        held = [(v, i) for v, i in held if len(v)]
+        if held:
+            rows.extend(
+                np.vstack([v for v, _ in held]),
+                [i for v, i in held for _ in range(len(v))],
+            )
         return rows.closest(whole, query)
 
     def _embed_window_sentences(self, turns: Sequence[Message]) -> None:

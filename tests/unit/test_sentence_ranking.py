@@ -82,3 +82,26 @@ def test_the_clause_that_answers_lifts_a_turn_that_is_mostly_about_something_els
     # Recency and the whole-turn ranking still weigh: it comes first or second.
     assert place_with <= 1
     assert place_with < place_without
+
+
+def test_grouped_closest_equals_each_turns_best_row_taken_one_by_one():
+    rng = np.random.default_rng(7)
+    rows = SentenceRows()
+    owners = sorted(rng.choice(40, size=90).tolist())
+    vectors = rng.normal(size=(90, 8)).astype(np.float32)
+    rows.extend(vectors[:50], owners[:50])
+    rows.extend(vectors[50:], owners[50:])
+    whole = rng.normal(size=30)
+    query = rng.normal(size=8).astype(np.float32)
+    expected = whole.copy()
+    for vector, owner in zip(vectors, owners, strict=True):
+        if owner < len(whole):
+            expected[owner] = max(expected[owner], float(vector @ query))
+    assert np.allclose(rows.closest(whole, query), expected, atol=1e-5)
+
+
+def test_rows_added_out_of_turn_order_are_refused():
+    rows = SentenceRows()
+    rows.extend(np.ones((2, 3)), [4, 5])
+    with pytest.raises(ValueError, match="turn order"):
+        rows.extend(np.ones((1, 3)), [2])
