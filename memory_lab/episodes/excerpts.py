@@ -7,6 +7,7 @@ beside the summaries.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
@@ -21,8 +22,14 @@ from memory_lab.types import Episode, Message
 
 def sorted_terms(text: str) -> list[str]:
     """Content words in order of appearance (BM25 wants a bag, repeats count)."""
+    return list(_kept_terms(text))
+
+
+@functools.lru_cache(maxsize=32_768)
+def _kept_terms(text: str) -> tuple[str, ...]:
+    """`sorted_terms`, kept: every question scores the same facts and turns again."""
     words = content_words(text)
-    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words]
+    return tuple(w for w in re.findall(r"[a-z0-9]+", text.lower()) if w in words)
 
 
 def indexed_text(turn: Message) -> str:
