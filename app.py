@@ -26,12 +26,14 @@ from app_ui import (
 )
 from app_ui.engines import memory_for
 from app_ui.settings import SettingsError
+from memory_lab.concurrency.blas_threads import use_one_blas_thread
 from memory_lab.errors import MemoryLabError
 
 
 def main() -> None:
     """Compose the page: controls, then actions, then panels reading the new state."""
     st.set_page_config(page_title="memory-lab", layout="wide")
+    use_one_blas_thread()
     settings = sidebar.choose_settings()
     if settings is None:
         st.info("Choose a tenant in the sidebar to start.")
