@@ -473,11 +473,13 @@ class TurnIndex(ExcerptIndex):
             (seqs[then] == seqs[first] + 1) & asked[first] & (who[then] != who[first])
         )
         first, then = first[paired], then[paired]
-        counts = np.fromiter(
-            (users[t] or str(who[t]).lower() in named for t in then),
-            dtype=bool,
-            count=len(then),
-        )
+        # Per speaker, not per reply: a long history has thousands of replies
+        # and a handful of speakers.
+        counts = users[then]
+        replier = who[then]
+        for name in set(replier.tolist()):
+            if str(name).lower() in named:
+                counts = counts | (replier == name)
         return first[counts], then[counts]
 
     @staticmethod

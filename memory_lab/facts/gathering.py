@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from itertools import islice
@@ -65,6 +65,11 @@ GATHERED_PREFIX = "gathered:"
 
 LABEL = "over_time"
 """A gathered line's key: its values are listed by date."""
+
+HELD_KEPT = 8
+"""Instants whose filtered rows a history keeps (`History.held`). Each step is
+one atomic operation on the dict, so threads sharing a history need no lock: the
+worst race filters the same rows twice."""
 
 MAX_MISSES = 25
 """Values in a row that may fail to fit before the line is closed."""
@@ -121,6 +126,9 @@ class History:
         )
         # A supersession replaces one row; a fold (consolidation) several.
         self.folds = {fact_id for fact_id, n in replaced.items() if n >= 2}
+        # The last few filters by time: each budget, each round of questions at
+        # one instant reads the same rows, and a long history has thousands.
+        self._held: OrderedDict[tuple, list[Fact]] = OrderedDict()
 
     def held(self, now: datetime, config: FactConfig, *, past: bool) -> list[Fact]:
         """The rows a gathered line may list (see the module docstring), newest first.
@@ -129,6 +137,16 @@ class History:
         values in force at `now`. Rows learned after `now` are out, so a past
         instant reads what memory knew then.
         """
+        key = (now, past, config.confidence_floor)
+        kept = self._held.get(key)
+        if kept is None:
+            kept = self._held_at(now, config, past=past)
+            self._held[key] = kept
+            while len(self._held) > HELD_KEPT:
+                self._held.popitem(last=False)
+        return list(kept)
+
+    def _held_at(self, now: datetime, config: FactConfig, *, past: bool) -> list[Fact]:
         held = []
         for r in self.rows:
             if (
