@@ -23,6 +23,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     PREFERENCE_VERBS,
     REPLACE_VERBS,
+    UNCHANGED_PASTS,
 )
 
 NOW_MARKERS = frozenset("now anymore lately nowadays currently instead".split())
@@ -89,6 +90,21 @@ def past_only(verb: Token) -> bool:
         and head.tag_ == "VBD"
         and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
     )
+
+
+def done(verb: Token) -> bool:
+    """Whether a clause says its verb already happened: "sold", "have left", "quit".
+
+    A progressive or a bare present ("I'm selling", "I sell") has not; a verb
+    whose past is its present form is read as past, as chat nearly always means.
+    """
+    if verb.tag_ == "VBD":
+        return True
+    if verb.tag_ == "VBN":
+        return any(
+            c.dep_ == "aux" and c.lemma_.lower() == "have" for c in verb.children
+        ) or not any(c.dep_ in {"aux", "auxpass"} for c in verb.children)
+    return verb.tag_ == "VBP" and verb.lower_ in UNCHANGED_PASTS
 
 
 def sentence_past_only(sentence: Span) -> bool:

@@ -15,6 +15,7 @@ from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.amounts import amount_readings
 from memory_lab.brains.offline.parse.change import (
+    done,
     past_only,
     reports_event,
     signals_change,
@@ -126,6 +127,21 @@ def _ending(
     return None
 
 
+def _gone(statement: Statement) -> Token | None:
+    """What a done ending verb ends when no known fact held it: "sold my Vespa".
+
+    The object was the subject's until now, so its reading is kept as past.
+    """
+    verb = statement.verb
+    if statement.owner_noun is not None or not _ends(verb) or not done(verb):
+        return None
+    return _ended_object(verb)
+
+
+def _covers(reading: Reading, token: Token) -> bool:
+    return reading.value.start <= token.i < reading.value.end
+
+
 _STATE_SLOTS = frozenset(STATE_FRAMES.values())
 
 
@@ -225,6 +241,7 @@ def parse_candidates(
                 if named and statement.verb.lemma_.lower() in NAMING_VERBS:
                     continue  # the name was read as the relation's
                 ended = _ending(statement, [*prior, *found])
+                gone = _gone(statement) if ended is None else None
                 framed = []
                 if ended is not None:
                     fact, words = ended
@@ -261,7 +278,8 @@ def parse_candidates(
                             statement.hedged,
                             ended is None and not event and signals_change(statement),
                             ends=ended is not None,
-                            past=past_only(statement.verb),
+                            past=past_only(statement.verb)
+                            or (gone is not None and _covers(reading, gone)),
                             event=event,
                         )
                     )

@@ -27,6 +27,12 @@ ENDING_VERBS = frozenset(
 )
 """Verbs that end what their object was ("I quit the choir", "we sold the Golf")."""
 
+UNCHANGED_PASTS = frozenset(
+    "quit cut put set shut hit let split spread shed bet burst cast rid".split()
+)
+"""Verbs whose past is their present form: after "I" the tagger reads "I quit
+the gym" as present, though chat nearly always means it happened."""
+
 ENDING_PHRASALS = frozenset(
     {("give", "up"), ("break", "up"), ("split", "up"), ("drop", "out")}
 )
