@@ -29,6 +29,7 @@ from memory_lab.brains.offline.parse.clauses import (
     supposed,
     unrealised,
 )
+from memory_lab.brains.offline.parse.conditions import condition_readings
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
 from memory_lab.brains.offline.parse.keys import nominal
 from memory_lab.brains.offline.parse.lexicon import (
@@ -46,6 +47,23 @@ NAMING_VERBS = frozenset({"call", "name"})
 _FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
 """Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
 "nervous", "sleepy"): not a class a person belongs to."""
+_CLASS_SUFFIXES = ("ic", "iac")
+"""Adjectives of a lasting class ("epileptic", "dyslexic", "coeliac")."""
+_EVALUATIVE_IC = frozenset(
+    """ecstatic enthusiastic optimistic pessimistic sarcastic frantic dramatic
+    romantic energetic sympathetic apologetic nostalgic realistic idealistic
+    hectic chaotic fantastic terrific iconic basic classic epic tragic magic
+    heroic ironic poetic pathetic emphatic artistic athletic academic specific
+    generic public organic electric automatic historic scientific strategic
+    diplomatic pragmatic problematic traumatic toxic manic""".split()
+)
+"""The "-ic" adjectives that say how someone feels or seems, not what they are."""
+
+
+def _classifying(word: str) -> bool:
+    return word.endswith(_CLASS_SUFFIXES) and word not in _EVALUATIVE_IC
+
+
 _PETS = frozenset("dog cat puppy kitten pet rabbit hamster horse parrot".split())
 _ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its"})
 
@@ -119,7 +137,13 @@ def class_readings(statement: Statement) -> Iterator[Reading]:
             child.pos_ == "ADJ"
             and child.tag_ == "JJ"
             and not word.endswith(_FEELING_SUFFIXES)
+            and (value_class(word) == "diet" or _classifying(word))
+        )
+        # "I'm vegan": a class noun said bare, as an adjective is.
+        belongs = belongs or (
+            child.pos_ == "NOUN"
             and value_class(word) == "diet"
+            and not any(c.dep_ in {"det", "poss"} for c in child.children)
         )
         if not belongs:
             continue
@@ -251,6 +275,7 @@ def frame_readings(statement: Statement) -> list[Reading]:
         *employer_readings(statement),
         *class_readings(statement),
         *taken_readings(statement),
+        *condition_readings(statement),
     ]
 
 
