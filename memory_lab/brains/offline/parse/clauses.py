@@ -24,6 +24,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     UNREALISED_ADVERBS,
     UNREALISED_VERBS,
 )
+from memory_lab.brains.offline.parse.names import name_after
 from memory_lab.brains.offline.parse.pronouns import PRONOUNS, Referents
 
 FIRST_PERSON = frozenset({"i", "we"})
@@ -138,6 +139,10 @@ def _bare(noun: Token) -> bool:
     )
 
 
+def _modified(noun: Token) -> bool:
+    return any(c.dep_ in {"det", "poss", "amod", "compound"} for c in noun.children)
+
+
 def _moves_speakers_value(verb: Token) -> bool:
     """A change to something of the speaker's, whoever makes it.
 
@@ -156,19 +161,37 @@ def _name_of(noun: Token) -> str | None:
             return child.text.lower()
     if noun.dep_ == "compound" and noun.head.pos_ == "PROPN":
         return noun.head.text.lower()
-    return None
+    after = name_after(noun)
+    return after.text.lower() if after is not None else None
+
+
+def _related(name: Token) -> bool:
+    """A name the sentence ties to the speaker: "Maya, my cousin", "my niece Priya".
+
+    The small model's entity types miss many first names; a relation noun of
+    the speaker's beside the name says it is a person.
+    """
+    return any(
+        c.dep_ in {"appos", "compound", "npadvmod"}
+        and c.lemma_.lower() in RELATION_NOUNS
+        and _possessor(c)
+        for c in name.children
+    )
 
 
 def person_of(noun: Token, speaker: str) -> str | None:
     """Whom a noun phrase names: the speaker, a relative, a named person, or None."""
-    if noun.lower_ in FIRST_PERSON or any(
-        c.dep_ == "conj" and c.lower_ in FIRST_PERSON for c in noun.children
+    joined = [c for c in noun.children if c.dep_ == "conj"]
+    if (
+        noun.lower_ in FIRST_PERSON
+        or any(c.lower_ in FIRST_PERSON for c in joined)
+        or (noun.lower_ == "me" and joined)
     ):
-        return speaker  # "Alex and I live in Uppsala" is said of "we"
+        return speaker  # "Alex and I live in Uppsala", "me and Alex" say "we"
     if noun.lemma_.lower() in RELATION_NOUNS and (_possessor(noun) or _bare(noun)):
         name = _name_of(noun)
         return name or f"{speaker}'s {noun.lemma_.lower()}"
-    if noun.pos_ == "PROPN" and noun.ent_type_ == "PERSON":
+    if noun.pos_ == "PROPN" and (noun.ent_type_ == "PERSON" or _related(noun)):
         name = noun.text.lower()
         return speaker if name == speaker else name
     return None
@@ -364,8 +387,12 @@ def statements(
                 yield Statement(speaker, verb, None, False)
             continue
         subject = speaker if _moves_speakers_value(verb) else person_of(noun, speaker)
-        if subject is None and referents is not None and noun.lower_ in PRONOUNS:
-            subject = referents.resolve(noun.lower_)
+        if subject is None and referents is not None:
+            if noun.lower_ in PRONOUNS:
+                subject = referents.resolve(noun.lower_)
+            elif noun.pos_ in {"PROPN", "NOUN"} and not _modified(noun):
+                # "kofi" after "my brother Kofi": a person already named.
+                subject = referents.named(noun.lower_)
         owner = None
         thing = antecedent(noun) if subject is None else None
         if thing is not None:

@@ -52,6 +52,7 @@ class Referents:
         self._speaker = speaker
         self._by_pronoun: dict[str, str] = {}
         self._fits: dict[str, tuple[str, ...]] = {}
+        self._kin: set[str] = set()
 
     def note(self, subject: str, relation: str | None = None) -> None:
         """`subject` was just mentioned; `relation` is its relation noun if known.
@@ -63,10 +64,21 @@ class Referents:
             return
         if relation is None and "'s " in subject:
             relation = subject.rsplit("'s ", 1)[1]
+        if relation is not None and "'s " not in subject:
+            self._kin.add(subject)
         if relation is not None or subject not in self._fits:
             self._fits[subject] = fits(relation)
         for pronoun in self._fits[subject]:
             self._by_pronoun[pronoun] = subject
+
+    def named(self, word: str) -> str | None:
+        """The person a bare name is, when the speaker named them as a relative.
+
+        Only a relative's name counts: a name seen only as a subject may be
+        the other person in the conversation, or no person at all.
+        """
+        word = word.lower()
+        return word if word in self._kin else None
 
     def resolve(self, word: str) -> str | None:
         """The subject a pronoun names, or None when no one fits."""
