@@ -92,6 +92,22 @@ def past_only(verb: Token) -> bool:
     )
 
 
+HELD_STATES = frozenset("be live work stay".split())
+"""Verbs of a state that holds: in the simple past it held then ("I lived in
+Valencia", "I was a paramedic"); a move or a start in the past still holds."""
+
+
+def past_state(verb: Token) -> bool:
+    """Whether a clause says a state held before, not now: "I worked at Arup"."""
+    # Chat's subjectless "been in Brighton ten years" is a perfect the tagger
+    # may read as a simple past.
+    return (
+        verb.tag_ == "VBD"
+        and verb.lemma_.lower() in HELD_STATES
+        and verb.lower_ != "been"
+    )
+
+
 def done(verb: Token) -> bool:
     """Whether a clause says its verb already happened: "sold", "have left", "quit".
 

@@ -17,6 +17,7 @@ from memory_lab.brains.offline.parse.amounts import amount_readings
 from memory_lab.brains.offline.parse.change import (
     done,
     past_only,
+    past_state,
     reports_event,
     signals_change,
 )
@@ -279,6 +280,7 @@ def parse_candidates(
                             ended is None and not event and signals_change(statement),
                             ends=ended is not None,
                             past=past_only(statement.verb)
+                            or past_state(statement.verb)
                             or (gone is not None and _covers(reading, gone)),
                             event=event,
                         )

@@ -352,13 +352,26 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
                             span,
                         )
     for prep, obj in _preps(verb):
-        if prep in {"from", "in"} and obj.ent_type_ in {"GPE", "LOC", "NORP"}:
+        if prep in {"from", "in"} and _located(obj):
             span = value_span(obj)
             # A named place always has a word to read; a None value would fail
             # where the reading is used.
             assert span is not None
             key = "hometown" if prep == "from" else "home_city"
             yield Reading("identity", key, span)
+
+
+def _located(obj: Token) -> bool:
+    """Whether a person said to be "in" or "from" `obj` is placed by it.
+
+    A place's entity type, or a proper name the model took for a person's
+    ("I'm still in Kraków"): no one is in a person.
+    """
+    if obj.ent_type_ in {"GPE", "LOC", "NORP"}:
+        return True
+    return (
+        obj.pos_ == "PROPN" and obj.ent_type_ in {"PERSON", ""} and _names_a_place(obj)
+    )
 
 
 def _names_a_place(obj: Token) -> bool:

@@ -57,6 +57,7 @@ STATE_FRAMES: dict[tuple[str, str], str] = {
     ("move", "to"): "home_city",
     ("relocate", "to"): "home_city",
     ("settle", "in"): "home_city",
+    ("base", "in"): "home_city",
     ("work", "at"): "employer",
     ("work", "for"): "employer",
     ("join", ""): "employer",
