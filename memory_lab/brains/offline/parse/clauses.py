@@ -414,4 +414,6 @@ def statements(
             continue
         if unrealised(verb):
             continue
+        if referents is not None:
+            subject = referents.by_name(subject)
         yield Statement(subject, verb, owner, hedged, resolved=thing is not None)
