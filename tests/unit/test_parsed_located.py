@@ -21,7 +21,12 @@ def test_being_in_a_named_place_is_living_there(text: str, place: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["I'm in love with Sam", "I'm in Jessica's class", "I'm in Year 10", "are you in Kraków?"],
+    [
+        "I'm in love with Sam",
+        "I'm in Jessica's class",
+        "I'm in Year 10",
+        "are you in Kraków?",
+    ],
 )
 def test_being_in_a_person_a_group_or_a_question_is_no_place(text: str) -> None:
     assert not any(k == "home_city" for _, k, _ in read(text)), read(text)

@@ -59,7 +59,7 @@ def _marked(noun: Token) -> bool:
 
 
 def _present(verb: Token) -> bool:
-    """"have"/"has", or "have got": a state now, not "had" or "will have"."""
+    """A state now ("have", "has", "have got"), not "had" or "will have"."""
     if verb.tag_ in {"VBP", "VBZ"}:
         return True
     return verb.tag_ in {"VBN", "VBD"} and any(

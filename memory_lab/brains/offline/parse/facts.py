@@ -188,6 +188,46 @@ def _specific(token: Token) -> bool:
     )
 
 
+def _activity(token: Token) -> bool:
+    """A bare activity word, which names itself: "swimming", "climbing"."""
+    if any(c.dep_ in {"det", "poss"} for c in token.children):
+        return False
+    if token.tag_ == "VBG":
+        return True
+    return token.tag_ == "NN" and token.lower_.endswith("ing") and len(token) > 5
+
+
+def _bare_noun(token: Token) -> bool:
+    return token.pos_ == "NOUN" and not any(
+        c.dep_ in {"det", "poss"} for c in token.children
+    )
+
+
+_LATELY = frozenset("lately recently regularly often loads".split())
+"""Adverbs that make "I've been <doing>" a habit: "crocheting loads lately"."""
+
+
+def _kept_up(verb: Token, objects: list[Token]) -> bool:
+    """An activity kept up, told by its verb alone: "I've been crocheting loads".
+
+    A perfect progressive with no object but an amount ("loads", "a lot"), and
+    a word of how often or how lately; thinking and feeling are no pastime.
+    """
+    lemma = verb.lemma_.lower()
+    if verb.tag_ != "VBG" or lemma in REACTION_VERBS | PLAN_VERBS | {"be", "go"}:
+        return False
+    auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
+    if "been" not in auxes:
+        return False
+    if any(o.lower_ not in QUANTIFIERS for o in objects):
+        return False
+    if any(c.dep_ in {"xcomp", "ccomp", "acomp"} for c in verb.children):
+        return False
+    return any(o.lower_ in QUANTIFIERS for o in objects) or any(
+        c.dep_ in {"advmod", "npadvmod"} and c.lower_ in _LATELY for c in verb.children
+    )
+
+
 def _given(token: Token) -> bool:
     """A bare noun the speaker owns and names no further: "my notice", "our lease".
 
@@ -460,6 +500,9 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         return
     category = "preference" if lemma in PREFERENCE_VERBS else "knowledge"
     objects = [c for c in verb.children if c.dep_ in {"dobj", "dative"}]
+    if _kept_up(verb, objects):
+        span = verb.doc[verb.i : verb.i + 1]
+        yield Reading("knowledge", f"do.{slug(verb.lower_)}", span)
     date = _dated(verb)
     if lemma in CHANGE_VERBS and objects:
         # "I moved my main account to Chase": the object's value changes.
@@ -470,7 +513,11 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         if lemma in REPLACE_VERBS:
             return  # "we switched banks": which bank now is not said here
     for obj in objects:
-        for item in map(_measured, _conjoined(obj)):
+        items = list(map(_measured, _conjoined(obj)))
+        # A list with an activity in it is a list of activities: "gardening,
+        # pottery and chess" names chess as much as gardening.
+        pastimes = any(_activity(i) for i in items)
+        for item in items:
             if item.lower_ in PRONOUN_OBJECTS or item.pos_ == "PRON":
                 continue
             if names_unrealised(item):
@@ -478,7 +525,11 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             if lemma in REACTION_VERBS and lemma not in PREFERENCE_VERBS:
                 if item.pos_ != "PROPN" and item.ent_type_ not in _NAMED_ENTS:
                     continue
-            if lemma in _VAGUE_VERBS | PREFERENCE_VERBS and not _specific(item):
+            if (
+                lemma in _VAGUE_VERBS | PREFERENCE_VERBS
+                and not _specific(item)
+                and not (_activity(item) or (pastimes and _bare_noun(item)))
+            ):
                 continue
             if _given(item) and lemma not in ENDING_VERBS | PREFERENCE_VERBS:
                 # "I sold my motorbike" still says there was one; "I like my
