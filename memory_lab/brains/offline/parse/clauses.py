@@ -59,7 +59,43 @@ def is_question(sentence: Span) -> bool:
     text = sentence.text.strip()
     if text.endswith("?"):
         return True
-    words = [t for t in sentence if not t.is_punct and t.lower_ not in {"so", "and"}]
+    return _opens_question(list(sentence))
+
+
+_BREAKS = frozenset({",", ";", ":", "-", "—", "–", "...", "…"})
+_TURNS = frozenset({"so", "but"})
+
+
+def _parts(sentence: Span) -> list[list[Token]]:
+    """The sentence cut where a comma, a dash or "so"/"but" sets a clause off."""
+    parts: list[list[Token]] = [[]]
+    for token in sentence:
+        if token.text in _BREAKS or (token.lower_ in _TURNS and parts[-1]):
+            parts.append([])
+        if token.text not in _BREAKS:
+            parts[-1].append(token)
+    return [p for p in parts if p]
+
+
+def asked(sentence: Span) -> set[int]:
+    """The token indices of the parts of a sentence that ask.
+
+    "I just moved to Cardiff, any tips?" asks only after the comma: the part
+    that ends on the question mark asks, as does any part that opens as a
+    question ("did you ..., or ..."); a part before them tells.
+    """
+    parts = _parts(sentence)
+    ends_asking = sentence.text.strip().endswith("?")
+    indices: set[int] = set()
+    for n, part in enumerate(parts):
+        if (ends_asking and n == len(parts) - 1) or _opens_question(part):
+            indices.update(t.i for t in part)
+    return indices
+
+
+def _opens_question(tokens: list[Token]) -> bool:
+    """Whether a clause opens with an auxiliary before its subject, or wh + aux."""
+    words = [t for t in tokens if not t.is_punct and t.lower_ not in {"so", "and"}]
     if len(words) < 2:
         return False
     first, second = words[0], words[1]
@@ -374,10 +410,11 @@ def statements(
 
     `referents` resolves "he" and "she" to the person last mentioned.
     """
-    if is_question(sentence):
-        return
+    asking = asked(sentence)
     for verb in sentence:
         if verb.pos_ not in {"VERB", "AUX"} or verb.dep_ not in _CLAUSE_DEPS:
+            continue
+        if verb.i in asking:
             continue
         if verb.dep_ == "relcl":
             continue
