@@ -23,6 +23,8 @@ from memory_lab.brains.offline.parse.lexicon import (
     TIME_NOUNS,
     UNREALISED_ADVERBS,
     UNREALISED_VERBS,
+    WEIGHING_VERBS,
+    WISHING_VERBS,
 )
 from memory_lab.brains.offline.parse.names import name_after
 from memory_lab.brains.offline.parse.pronouns import PRONOUNS, Referents
@@ -283,7 +285,7 @@ def supposed(verb: Token) -> bool:
             c.dep_ in {"aux", "nsubj", "nsubjpass"} for c in node.children
         )
         node = node.head
-        if node.lemma_.lower() in HYPOTHETICAL_MARKERS:
+        if node.lemma_.lower() in HYPOTHETICAL_MARKERS | WEIGHING_VERBS:
             return True
         if shares and any(
             c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_MODALS for c in node.children
@@ -305,6 +307,8 @@ def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
         lemma = node.lemma_.lower()
         if node.dep_ == "conj" or lemma not in REPORTING_VERBS:
             continue
+        if _negated(node) or supposed(node):
+            return True, hedged  # "I wouldn't say I'm a climber"
         who = _subject_token(node)
         if who is None or who.lower_ not in speaker_words:
             return True, hedged
@@ -327,6 +331,9 @@ def unrealised(verb: Token) -> bool:
         head = verb.head
         if supposed(head):
             return True
+        # "I've always wanted to visit Peru": a wish told as past is unmet.
+        if head.lemma_.lower() in WISHING_VERBS and head.tag_ in {"VBD", "VBN"}:
+            return True
         # "I was going to sign up": a past plan, said because it fell through.
         if (
             head.lemma_ == "go"
@@ -339,6 +346,8 @@ def unrealised(verb: Token) -> bool:
     node = verb
     while node.dep_ == "xcomp" and node.head.i != node.i:
         node = node.head
+        if _negated(node):
+            return True  # "we didn't end up buying", "I never got to visit"
         # The small model may read "keep meaning to" with "meaning" as an object.
         frame = [node, *(c for c in node.children if c.dep_ == "dobj" and c.i < verb.i)]
         if any(names_unrealised(t) for t in frame):
@@ -416,7 +425,7 @@ def statements(
             continue
         if verb.i in asking:
             continue
-        if verb.dep_ == "relcl":
+        if verb.dep_ == "relcl" or verb.lemma_.lower() in WEIGHING_VERBS:
             continue
         noun = _subject_token(verb)
         if noun is None:

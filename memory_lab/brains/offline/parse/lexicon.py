@@ -97,6 +97,14 @@ HYPOTHETICAL_MARKERS = frozenset(
 )
 """Words that make their clause a supposition, not a statement."""
 
+WEIGHING_VERBS = frozenset("consider contemplate debate ponder weigh".split())
+"""Verbs that only weigh what they take: "I'm considering moving to Galway" and
+"we're considering a move" state no move, nor anything under them."""
+
+WISHING_VERBS = frozenset("want wish hope".split())
+"""Verbs of a wish: said in the past ("I've always wanted to visit Peru") the
+wish is told because it has not come true."""
+
 HYPOTHETICAL_MODALS = frozenset("would could might may should 'd ought".split())
 """Modals of possibility and advice: "I might learn Japanese" states nothing yet."""
 
