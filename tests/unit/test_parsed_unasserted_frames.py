@@ -1,9 +1,10 @@
 """What a denied or merely weighed frame holds is not asserted.
 
 "I wouldn't say I'm a climber", "I don't reckon I'm a good cook" and "we
-didn't end up buying the Saab" deny the clause they frame or complete; "I'm considering moving to Galway" weighs a move, and "I've
-always wanted to visit Peru" is a wish that has not come true. None states a
-fact; the same clauses said plainly do.
+didn't end up buying the Saab" deny the clause they frame or complete; "I'm
+considering moving to Galway" weighs a move, and "I've always wanted to visit
+Peru" is a wish that has not come true. None states a fact; the same clauses
+said plainly do.
 """
 
 from __future__ import annotations

@@ -47,6 +47,8 @@ class Statement:
         hedged: Said under "I think" or "probably": kept, less sure.
         resolved: The clause's subject is "it", read as `owner_noun` from
             earlier in the turn ("we changed banks, it's Nordea now").
+        ceased: The clause is denied with "anymore" or "no longer": what it
+            would state held before and holds no more.
     """
 
     subject: str
@@ -54,6 +56,7 @@ class Statement:
     owner_noun: Token | None
     hedged: bool
     resolved: bool = False
+    ceased: bool = False
 
 
 def is_question(sentence: Span) -> bool:
@@ -237,8 +240,36 @@ def person_of(noun: Token, speaker: str) -> str | None:
 
 def _negated(verb: Token) -> bool:
     heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
-    return any(c.dep_ == "neg" for h in heads for c in h.children) or any(
-        c.lower_ in {"never", "no"} and c.dep_ in {"neg", "advmod", "det"}
+    return (
+        any(c.dep_ == "neg" for h in heads for c in h.children)
+        or any(
+            c.lower_ in {"never", "no"} and c.dep_ in {"neg", "advmod", "det"}
+            for c in verb.children
+        )
+        or _no_longer(verb)
+    )
+
+
+def _no_longer(verb: Token) -> bool:
+    """Whether "no longer" is on the verb; the model hangs "no" on "longer"."""
+    return any(
+        c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children)
+        for c in verb.children
+    )
+
+
+def ceased(verb: Token) -> bool:
+    """A denial with "anymore" or "no longer": "I don't live in Denver anymore"."""
+    if _no_longer(verb):
+        return True
+    if not _negated(verb):
+        return False
+    return any(
+        c.dep_ == "advmod"
+        and (
+            c.lower_ == "anymore"
+            or (c.lower_ == "more" and any(g.lower_ == "any" for g in c.children))
+        )
         for c in verb.children
     )
 
@@ -451,7 +482,8 @@ def statements(
             if noun.pos_ not in {"NOUN", "PROPN"}:
                 continue
             subject, owner = speaker, noun
-        if _negated(verb) or supposed(verb) or past_backdrop(verb):
+        stopped = ceased(verb)
+        if (_negated(verb) and not stopped) or supposed(verb) or past_backdrop(verb):
             continue
         reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:
@@ -462,4 +494,6 @@ def statements(
             continue
         if referents is not None:
             subject = referents.by_name(subject)
-        yield Statement(subject, verb, owner, hedged, resolved=thing is not None)
+        yield Statement(
+            subject, verb, owner, hedged, resolved=thing is not None, ceased=stopped
+        )

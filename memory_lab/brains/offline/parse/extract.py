@@ -256,6 +256,11 @@ def parse_candidates(
                         if (r.value.start, r.value.end) not in spans
                         and not _planned_state(statement, r)
                     ] + framed
+                if statement.ceased:
+                    found += _ceased(
+                        message, statement, stated, sentence, [*prior, *found]
+                    )
+                    continue
                 for reading in stated:
                     if not reading.value.text.strip():
                         continue
@@ -297,6 +302,46 @@ def parse_candidates(
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))
     return found
+
+
+def _ceased(
+    message: Message,
+    statement: Statement,
+    stated: list[Reading],
+    sentence: Span,
+    known: Sequence[FactLike],
+) -> list[FactCandidate]:
+    """What "not ... anymore" ends: the known fact it restates, else a past one.
+
+    "I don't live in Denver anymore" closes the stored home in Denver; with
+    nothing stored, the value is kept as held before and not now.
+    """
+    out = []
+    for reading in stated:
+        words = set(slug(reading.value.text).split("_"))
+        fact = next(
+            (
+                f
+                for f in reversed(known)
+                if f.subject == statement.subject
+                and (f.key == reading.key or words & set(slug(f.value).split("_")))
+            ),
+            None,
+        )
+        if fact is not None:
+            reading = Reading(fact.category, fact.key, reading.value)
+        out.append(
+            _candidate(
+                message,
+                statement.subject,
+                reading,
+                sentence,
+                statement.hedged,
+                ends=fact is not None,
+                past=fact is None,
+            )
+        )
+    return out
 
 
 def _amounts(
