@@ -65,7 +65,11 @@ def _classifying(word: str) -> bool:
 
 
 _PETS = frozenset("dog cat puppy kitten pet rabbit hamster horse parrot".split())
-_ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its"})
+_PEOPLE = frozenset(
+    "person people man woman guy girl boy lady bloke chap dude fella someone".split()
+)
+"""Nouns for a person met: "met a girl at work, she's called Amy" names no pet."""
+_ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its", "he", "she"})
 
 
 def age_readings(statement: Statement) -> Iterator[Reading]:
@@ -317,7 +321,7 @@ def _referred(pronoun: Token) -> str | None:
     if not before or before[-1].pos_ != "NOUN":
         return None
     lemma = before[-1].lemma_.lower()
-    return None if lemma in RELATION_NOUNS else lemma
+    return None if lemma in RELATION_NOUNS | _PEOPLE else lemma
 
 
 def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
