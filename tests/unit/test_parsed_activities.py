@@ -31,6 +31,7 @@ def _values(text: str) -> set[str]:
             {"cycling", "sketching", "playing the cello"},
         ),
         ("I do a lot of climbing", {"climbing"}),
+        ("doing karate twice a week now", {"karate"}),
     ],
 )
 def test_each_activity_in_a_list_is_a_value(text: str, values: set[str]) -> None:
@@ -58,6 +59,8 @@ def test_an_activity_kept_up_lately_is_the_speakers(text: str, value: str) -> No
         "I'd love swimming if I could",
         "my brother loves climbing",
         "I've been thinking a lot lately",
+        "I do the dishes every night",
+        "I do stuff on weekends",
     ],
 )
 def test_nothing_named_denied_or_someone_elses_is_no_activity(text: str) -> None:

@@ -528,7 +528,12 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             if (
                 lemma in _VAGUE_VERBS | PREFERENCE_VERBS
                 and not _specific(item)
-                and not (_activity(item) or (pastimes and _bare_noun(item)))
+                and not (
+                    _activity(item)
+                    # "doing pilates", "I do karate": "do" with a bare noun
+                    # is an activity, as a list of activities is.
+                    or ((pastimes or lemma == "do") and _bare_noun(item))
+                )
             ):
                 continue
             if _given(item) and lemma not in ENDING_VERBS | PREFERENCE_VERBS:
