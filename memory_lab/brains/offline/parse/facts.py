@@ -78,7 +78,7 @@ _FEELINGS = frozenset(
 )
 
 
-def _place_of(prep: Token) -> Token | None:
+def place_of(prep: Token) -> Token | None:
     """The place a "in Leeds" / "at Google" phrase names, if it names one."""
     for obj in prep.children:
         if obj.dep_ == "pobj" and obj.ent_type_ in _PLACE_ENTS | {"ORG"}:
@@ -100,7 +100,7 @@ def value_span(head: Token) -> Span | None:
     for child in head.subtree:
         if child.i != head.i and child.dep_ in _CUT_DEPS:
             dropped.update(t.i for t in child.subtree)
-        if child.dep_ == "prep" and child.head.i == head.i and _place_of(child):
+        if child.dep_ == "prep" and child.head.i == head.i and place_of(child):
             dropped.update(t.i for t in child.subtree)
     keep = [t for t in head.subtree if t.i not in dropped and _kept(t, head)]
     if not keep:
@@ -568,7 +568,7 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         (p.lower_, place)
         for obj in objects
         for p in obj.children
-        if p.dep_ == "prep" and (place := _place_of(p)) is not None
+        if p.dep_ == "prep" and (place := place_of(p)) is not None
     ]
     for prep, obj in [*_preps(verb), *places]:
         if obj.ent_type_ in _TIME_ENTS or obj.lower_ in PRONOUN_OBJECTS:

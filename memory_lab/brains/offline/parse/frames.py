@@ -23,6 +23,7 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
+from memory_lab.brains.offline.parse.aims import aim_readings
 from memory_lab.brains.offline.parse.clauses import (
     Statement,
     is_question,
@@ -280,6 +281,7 @@ def frame_readings(statement: Statement) -> list[Reading]:
         *class_readings(statement),
         *taken_readings(statement),
         *condition_readings(statement),
+        *aim_readings(statement),
     ]
 
 
