@@ -34,6 +34,7 @@ from memory_lab.brains.offline.parse.keys import (
 )
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
+    DIRECTIONS,
     ENDING_VERBS,
     FILLERS,
     GENERAL_NOUNS,
@@ -120,6 +121,7 @@ def value_span(head: Token) -> Span | None:
     while end > start and (
         doc[end].dep_ in _EDGE_DEPS
         or doc[end].lower_ in FILLERS
+        or (doc[end].lower_ in DIRECTIONS and doc[end].pos_ in {"ADV", "ADP"})
         or doc[end].is_punct
         or doc[end].ent_type_ in _TIME_ENTS
     ):

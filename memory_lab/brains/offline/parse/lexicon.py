@@ -79,6 +79,10 @@ FILLERS = frozenset(
 )
 """Words trimmed from a value's edges: they say how, not what."""
 
+DIRECTIONS = frozenset("up down out over back there here away".split())
+"""Adverbs of direction that end a phrase without naming anything ("a vet up
+in Inverness"): trimmed from a value's end."""
+
 REACTION_VERBS = frozenset(
     """thank hope guess think know mean see say feel wonder agree bet suppose believe
     imagine remember forget understand appreciate love like hate miss wish want
