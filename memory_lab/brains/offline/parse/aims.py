@@ -14,11 +14,7 @@ from collections.abc import Iterator
 from spacy.tokens import Token
 
 from memory_lab.brains.offline.parse.clauses import Statement
-from memory_lab.brains.offline.parse.facts import (
-    MAX_VALUE_TOKENS,
-    place_of,
-    value_span,
-)
+from memory_lab.brains.offline.parse.facts import value_span, with_place
 from memory_lab.brains.offline.parse.keys import Reading, key_word, nominal, slug
 
 AIM_NOUNS = frozenset("plan goal aim target resolution ambition mission".split())
@@ -29,12 +25,7 @@ def _aim(head: Token, owner: Token) -> Reading | None:
     span = value_span(head)
     if span is None:
         return None
-    # Where the aim is belongs to it: "a place at Juilliard".
-    for prep in head.children:
-        if prep.dep_ == "prep" and prep.i >= span.end and place_of(prep):
-            end = max(t.i for t in prep.subtree) + 1
-            if end - span.start <= MAX_VALUE_TOKENS:
-                span = head.doc[span.start : end]
+    span = with_place(head, span)  # "a place at Juilliard"
     objects = [c for c in head.children if c.dep_ == "dobj"]
     word = key_word(objects[0] if objects else head)
     return Reading("knowledge", f"{owner.lemma_.lower()}.{slug(word)}", span)

@@ -134,6 +134,23 @@ def value_span(head: Token) -> Span | None:
     return span
 
 
+_PLACE_SLOTS = frozenset({"home_city", "hometown", "birthplace"})
+
+
+def with_place(head: Token, span: Span) -> Span:
+    """`span` with the named place after it that `value_span` cut off.
+
+    "a tiny village outside Cork", "a place at Juilliard": where a common
+    noun is belongs to the value when the noun alone names nowhere.
+    """
+    for prep in head.children:
+        if prep.dep_ == "prep" and prep.i >= span.end and place_of(prep):
+            end = max(t.i for t in prep.subtree) + 1
+            if end - span.start <= MAX_VALUE_TOKENS:
+                span = head.doc[span.start : end]
+    return span
+
+
 def _thing(span: Span | None) -> TypeGuard[Span]:
     """Whether a value names something (not "it", "that", a feeling)."""
     if span is None:
@@ -438,7 +455,7 @@ def _frame(verb: Token, prep: str, obj: Token) -> str | None:
     organisation, not a person.
     """
     slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
-    if slot in {"home_city", "hometown", "birthplace"} and not _names_a_place(obj):
+    if slot in _PLACE_SLOTS and not _names_a_place(obj):
         return None
     if slot == "employer" and (
         obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS
@@ -590,6 +607,8 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
                 continue
             if frame is not None:
                 category = "identity"
+                if frame in _PLACE_SLOTS and not any(t.pos_ == "PROPN" for t in span):
+                    span = with_place(item, span)  # "a tiny village outside Cork"
                 yield Reading(category, frame, span)
             elif lemma in CHANGE_VERBS and prep == "to":
                 yield Reading(category, f"{slug(lemma)}_to", span)
