@@ -34,6 +34,7 @@ from memory_lab.brains.offline.parse.keys import (
 )
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
+    CHOOSING_VERBS,
     DIRECTIONS,
     ENDING_VERBS,
     FILLERS,
@@ -592,6 +593,8 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
     for prep, obj in [*_preps(verb), *places]:
         if obj.ent_type_ in _TIME_ENTS or obj.lower_ in PRONOUN_OBJECTS:
             continue
+        if prep == "between" and lemma in CHOOSING_VERBS:
+            continue  # options still open, not what was chosen
         if obj.pos_ == "PRON":
             continue
         frame = _frame(verb, prep, obj)

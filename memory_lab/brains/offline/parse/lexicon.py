@@ -105,6 +105,10 @@ WEIGHING_VERBS = frozenset("consider contemplate debate ponder weigh".split())
 """Verbs that only weigh what they take: "I'm considering moving to Galway" and
 "we're considering a move" state no move, nor anything under them."""
 
+CHOOSING_VERBS = frozenset("decide choose pick tear weigh debate dither".split())
+"""Verbs whose "between" objects are options still open: "we're deciding between
+a beagle and a whippet", "torn between Leeds and York"."""
+
 WISHING_VERBS = frozenset("want wish hope".split())
 """Verbs of a wish: said in the past ("I've always wanted to visit Peru") the
 wish is told because it has not come true."""
@@ -144,7 +148,7 @@ sorts of desserts")."""
 
 GENERAL_NOUNS = frozenset(
     """way ways time times moment moments fun love luck support help difference
-    impact chance chances sense idea ideas part job work living place""".split()
+    impact chance chances sense idea ideas part job work living place end""".split()
 )
 """Nouns too general to be a value on their own ("show my support", "find a way"):
 kept only when a name, a number or a complement narrows them ("love for horses")."""
