@@ -26,6 +26,7 @@ from tests.helpers import parsed as read
         ("we didn't end up buying the Saab", "Saab"),
         ("I never got to visit Peru", "Peru"),
         ("I'm not planning to learn Welsh", "Welsh"),
+        ("or Porto? I've always fancied Porto", "Porto"),
     ],
 )
 def test_a_denied_or_weighed_frame_asserts_nothing(text: str, word: str) -> None:

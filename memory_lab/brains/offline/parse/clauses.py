@@ -358,6 +358,8 @@ def unrealised(verb: Token) -> bool:
         c.dep_ == "advmod" and c.lower_ in UNREALISED_ADVERBS for c in verb.children
     ):
         return True
+    if verb.lemma_.lower() in WISHING_VERBS and verb.tag_ in {"VBD", "VBN"}:
+        return True  # "I've always fancied Rome": a wish told as past is unmet
     if verb.dep_ == "xcomp" and verb.head.i != verb.i:
         head = verb.head
         if supposed(head):

@@ -109,7 +109,7 @@ CHOOSING_VERBS = frozenset("decide choose pick tear weigh debate dither".split()
 """Verbs whose "between" objects are options still open: "we're deciding between
 a beagle and a whippet", "torn between Leeds and York"."""
 
-WISHING_VERBS = frozenset("want wish hope".split())
+WISHING_VERBS = frozenset("want wish hope fancy".split())
 """Verbs of a wish: said in the past ("I've always wanted to visit Peru") the
 wish is told because it has not come true."""
 
