@@ -302,6 +302,10 @@ def supposed(verb: Token) -> bool:
             word in HYPOTHETICAL_MODALS or word in HYPOTHETICAL_MARKERS
         ):
             return True
+        if child.dep_ == "advcl" and any(
+            g.dep_ == "mark" and g.lower_ in {"if", "unless"} for g in child.children
+        ):
+            return True  # "if all goes well we'll move to Bath": a condition
         if (
             child.dep_ == "npadvmod"
             and word == "day"
@@ -358,6 +362,8 @@ def unrealised(verb: Token) -> bool:
         c.dep_ == "advmod" and c.lower_ in UNREALISED_ADVERBS for c in verb.children
     ):
         return True
+    if any(t.lemma_.lower() == "accord" for t in (verb, *verb.children)):
+        return True  # "according to my mum I was ...": hearsay
     if verb.lemma_.lower() in WISHING_VERBS and verb.tag_ in {"VBD", "VBN"}:
         return True  # "I've always fancied Rome": a wish told as past is unmet
     if verb.dep_ == "xcomp" and verb.head.i != verb.i:

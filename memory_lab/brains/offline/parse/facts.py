@@ -47,6 +47,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     REACTION_VERBS,
     RELATION_NOUNS,
     REPLACE_VERBS,
+    REQUEST_NOUNS,
     STATE_FRAMES,
     TIME_NOUNS,
 )
@@ -159,6 +160,8 @@ def _thing(span: Span | None) -> TypeGuard[Span]:
     if _measures(span) and span.root.ent_type_ not in _NAMED_ENTS:
         return False
     if span.root.lemma_.lower() in GENERAL_NOUNS and not _narrowed(span):
+        return False
+    if span.root.lemma_.lower() in REQUEST_NOUNS:
         return False
     words = [t for t in span if not t.is_punct and not t.is_stop]
     if not words:

@@ -97,13 +97,16 @@ PLAN_VERBS = frozenset("plan intend aim hope want try decide".split())
 """Verbs that take the real activity as their complement: "I plan to run"."""
 
 HYPOTHETICAL_MARKERS = frozenset(
-    "if unless wish someday suppose supposing imagine whether".split()
+    "if unless wish someday suppose supposing imagine whether hopefully".split()
 )
 """Words that make their clause a supposition, not a statement."""
 
-WEIGHING_VERBS = frozenset("consider contemplate debate ponder weigh".split())
-"""Verbs that only weigh what they take: "I'm considering moving to Galway" and
-"we're considering a move" state no move, nor anything under them."""
+WEIGHING_VERBS = frozenset(
+    "consider contemplate debate ponder weigh dream fantasise fantasize".split()
+)
+"""Verbs that only weigh or imagine what they take: "I'm considering moving to
+Galway", "we're considering a move", "dreaming of a cottage in Devon" state no
+move and no cottage, nor anything under them."""
 
 CHOOSING_VERBS = frozenset("decide choose pick tear weigh debate dither".split())
 """Verbs whose "between" objects are options still open: "we're deciding between
@@ -155,7 +158,8 @@ kept only when a name, a number or a complement narrows them ("love for horses")
 
 TIME_NOUNS = frozenset(
     """morning afternoon evening night day week weekend month year hour minute
-    moment while time today tonight yesterday tomorrow childhood lifetime age""".split()
+    moment while time today tonight yesterday tomorrow childhood lifetime age
+    spring summer autumn winter""".split()
 )
 """Nouns that say when, not what: never a value by themselves (matched by lemma,
 so "minutes" and "years" are times too)."""
@@ -165,3 +169,7 @@ MEASURE_NOUNS = frozenset(
     liter step lap rep percent""".split()
 )
 """Units that say how much, not what: "I'm up to 10 miles" states no thing."""
+
+REQUEST_NOUNS = frozenset("advice tip recommendation suggestion help idea".split())
+"""What a person asks for ("looking for recommendations for a laptop"): never a
+fact of theirs, however narrowed."""
