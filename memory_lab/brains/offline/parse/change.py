@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.clauses import Statement, told_in_passing
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     PREFERENCE_VERBS,
@@ -114,7 +114,7 @@ def done(verb: Token) -> bool:
     A progressive or a bare present ("I'm selling", "I sell") has not; a verb
     whose past is its present form is read as past, as chat nearly always means.
     """
-    if verb.tag_ == "VBD":
+    if verb.tag_ == "VBD" or told_in_passing(verb):
         return True
     if verb.tag_ == "VBN":
         return any(
@@ -162,7 +162,7 @@ def reports_event(verb: Token) -> bool:
         return False
     if lemma in CHANGE_VERBS and _moves_a_value(verb):
         return False  # a thing's value moved: "we pushed the meeting to Friday"
-    if verb.tag_ == "VBD":
+    if verb.tag_ == "VBD" or told_in_passing(verb):
         return True
     return verb.tag_ == "VBN" and any(
         c.dep_ == "aux" and c.lemma_.lower() == "have" for c in verb.children

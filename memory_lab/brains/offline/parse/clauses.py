@@ -30,7 +30,11 @@ from memory_lab.brains.offline.parse.names import name_after
 from memory_lab.brains.offline.parse.pronouns import PRONOUNS, Referents
 
 FIRST_PERSON = frozenset({"i", "we"})
-_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl"})
+_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl", "pcomp"})
+_RELATIVE_WHO = frozenset({"who", "that"})
+AFTER_LINKS = frozenset({"since", "after"})
+"""Prepositions whose "-ing" clause happened before its head's: "since moving
+to Leeds I've ...", "after leaving Google I ..."."""
 _HEDGING_FRAMES = frozenset({"think", "guess", "believe", "suppose", "reckon"})
 
 
@@ -143,6 +147,46 @@ def _subject_token(verb: Token) -> Token | None:
         return _subject_token(verb.head)
     if _participle_clause(verb):
         return _subject_token(verb.head)
+    if told_in_passing(verb):
+        return _subject_token(verb.head.head)
+    return None
+
+
+def told_in_passing(verb: Token) -> bool:
+    """An "-ing" clause after "since" or "after" on a verb: "since moving to Leeds".
+
+    It happened, before its head clause, and has that clause's subject.
+    """
+    link = verb.head
+    return (
+        verb.dep_ == "pcomp"
+        and verb.tag_ == "VBG"
+        and link.lower_ in AFTER_LINKS
+        and link.head.pos_ in {"VERB", "AUX"}
+        and link.head.i != link.i
+    )
+
+
+def _relative_person(verb: Token, speaker: str) -> str | None:
+    """Whom "who" stands for in "my sister, who lives in Oslo": her, if a person.
+
+    "a brother who ..." after the speaker's "have" or "have got" is the
+    speaker's brother.
+    """
+    if not any(
+        c.dep_ in {"nsubj", "nsubjpass"} and c.lower_ in _RELATIVE_WHO
+        for c in verb.children
+    ):
+        return None
+    noun = verb.head
+    person = person_of(noun, speaker)
+    if person is not None or noun.lemma_.lower() not in RELATION_NOUNS:
+        return person
+    owner = noun.head
+    if noun.dep_ == "dobj" and owner.lemma_.lower() in {"have", "get"}:
+        who = _subject_token(owner)
+        if who is not None and who.lower_ in FIRST_PERSON:
+            return f"{speaker}'s {noun.lemma_.lower()}"
     return None
 
 
@@ -464,7 +508,13 @@ def statements(
             continue
         if verb.i in asking:
             continue
-        if verb.dep_ == "relcl" or verb.lemma_.lower() in WEIGHING_VERBS:
+        if verb.lemma_.lower() in WEIGHING_VERBS:
+            continue
+        if verb.dep_ == "relcl":
+            told = _relative_person(verb, speaker)
+            if told is None:
+                continue
+            yield from _asserted(verb, told, referents)
             continue
         noun = _subject_token(verb)
         if noun is None:
@@ -505,3 +555,16 @@ def statements(
         yield Statement(
             subject, verb, owner, hedged, resolved=thing is not None, ceased=stopped
         )
+
+
+def _asserted(
+    verb: Token, subject: str, referents: Referents | None
+) -> Iterator[Statement]:
+    """A relative clause's statement about `subject`, unless it is not asserted."""
+    if _negated(verb) or supposed(verb) or unrealised(verb):
+        return
+    if _reported(verb, FIRST_PERSON)[0]:
+        return
+    if referents is not None:
+        subject = referents.by_name(subject)
+    yield Statement(subject, verb, None, False)
