@@ -396,6 +396,25 @@ def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
     return False, hedged
 
 
+_WILL = frozenset({"will", "'ll", "shall", "wo"})
+
+
+def future(verb: Token) -> bool:
+    """Said of the future: "we'll move to Spain", "I'm going to get married".
+
+    A state said so is planned, not held yet.
+    """
+    if any(c.dep_ == "aux" and c.lower_ in _WILL for c in verb.children):
+        return True
+    head = verb.head
+    return (
+        verb.dep_ == "xcomp"
+        and head.lemma_.lower() == "go"
+        and head.tag_ == "VBG"
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
+    )
+
+
 def unrealised(verb: Token) -> bool:
     """Under "meant to", "forgot to", "almost", "was going to": it did not happen.
 

@@ -21,7 +21,7 @@ from memory_lab.brains.offline.parse.change import (
     reports_event,
     signals_change,
 )
-from memory_lab.brains.offline.parse.clauses import Statement, statements
+from memory_lab.brains.offline.parse.clauses import Statement, future, statements
 from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
 from memory_lab.brains.offline.parse.fragments import (
@@ -147,12 +147,19 @@ _STATE_SLOTS = frozenset(STATE_FRAMES.values())
 
 
 def _planned_state(statement: Statement, reading: Reading) -> bool:
-    """A state only wanted or planned: "wants to move to Spain" is no home yet."""
+    """A state only wanted, planned or to come: no home or status yet.
+
+    "wants to move to Spain", "we'll move to Spain", "planning to get married".
+    """
     verb = statement.verb
-    planned = verb.lemma_.lower() in PLAN_VERBS or (
-        verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLAN_VERBS
+    planned = (
+        verb.lemma_.lower() in PLAN_VERBS
+        or (verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLAN_VERBS)
+        or future(verb)
     )
-    return planned and reading.key in _STATE_SLOTS
+    return planned and (
+        reading.key in _STATE_SLOTS or reading.key.startswith("status.")
+    )
 
 
 def _candidate(

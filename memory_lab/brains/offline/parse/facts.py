@@ -593,6 +593,15 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         for p in obj.children
         if p.dep_ == "prep" and (place := place_of(p)) is not None
     ]
+    # "I live with my boyfriend in Derby": the place hangs on the companion.
+    places += [
+        (p.lower_, place)
+        for _, obj in _preps(verb)
+        for p in obj.children
+        if p.dep_ == "prep"
+        and (place := place_of(p)) is not None
+        and _frame(verb, p.lower_, place) is not None
+    ]
     for prep, obj in [*_preps(verb), *places]:
         if obj.ent_type_ in _TIME_ENTS or obj.lower_ in PRONOUN_OBJECTS:
             continue

@@ -38,6 +38,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     RELATION_NOUNS,
     TIME_NOUNS,
 )
+from memory_lab.brains.offline.parse.statuses import status_readings
 from memory_lab.brains.offline.rules.vocabulary import value_class
 
 AGE_VERBS = frozenset({"turn", "be"})
@@ -80,6 +81,8 @@ def age_readings(statement: Statement) -> Iterator[Reading]:
         return
     for child in verb.children:
         if child.dep_ in {"attr", "dobj", "acomp"} and child.like_num:
+            if any(c.dep_ == "det" for c in child.children):
+                return  # "the only one" counts no years
             if child.text.isdigit() and int(child.text) > OLDEST_AGE:
                 return
             yield Reading("identity", "age", verb.doc[child.i : child.i + 1])
@@ -282,6 +285,7 @@ def frame_readings(statement: Statement) -> list[Reading]:
         *taken_readings(statement),
         *condition_readings(statement),
         *aim_readings(statement),
+        *status_readings(statement),
     ]
 
 
@@ -346,11 +350,13 @@ def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
         if not names and (lemma in NAMING_VERBS or _names_subject(verb)):
             # "calling her Juniper", "named it Dumpling", "his name is Bramble":
             # the model may take a name for a noun, a verb or an adjective.
+            # A name typed in lower case after "called" is still the name
+            # ("my cat is called biscuit").
             names = [
                 c
                 for c in verb.children
                 if c.dep_ in {"dobj", "oprd", "attr", "acomp"}
-                and c.text.istitle()
+                and (c.text.istitle() or (c.dep_ == "oprd" and c.is_alpha))
                 and c.i > sentence.start
             ]
         if not names:

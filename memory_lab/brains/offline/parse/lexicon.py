@@ -97,7 +97,8 @@ PLAN_VERBS = frozenset("plan intend aim hope want try decide".split())
 """Verbs that take the real activity as their complement: "I plan to run"."""
 
 HYPOTHETICAL_MARKERS = frozenset(
-    "if unless wish someday suppose supposing imagine whether hopefully".split()
+    """if unless wish someday suppose supposing imagine whether hopefully
+    pretend""".split()
 )
 """Words that make their clause a supposition, not a statement."""
 
@@ -121,7 +122,7 @@ HYPOTHETICAL_MODALS = frozenset("would could might may should 'd ought".split())
 
 REPORTING_VERBS = frozenset(
     """say tell think suggest reckon believe claim insist recommend want expect
-    advise warn keep""".split()
+    advise warn keep ask wonder""".split()
 )
 """Verbs that put someone else's words or wishes around a clause."""
 
@@ -151,7 +152,8 @@ sorts of desserts")."""
 
 GENERAL_NOUNS = frozenset(
     """way ways time times moment moments fun love luck support help difference
-    impact chance chances sense idea ideas part job work living place end""".split()
+    impact chance chances sense idea ideas part job work living place end point
+    """.split()
 )
 """Nouns too general to be a value on their own ("show my support", "find a way"):
 kept only when a name, a number or a complement narrows them ("love for horses")."""
