@@ -75,15 +75,15 @@ _BREAKS = frozenset({",", ";", ":", "-", "—", "–", "...", "…"})
 _TURNS = frozenset({"so", "but"})
 
 
-def _parts(sentence: Span) -> list[list[Token]]:
+def parts(sentence: Span) -> list[list[Token]]:
     """The sentence cut where a comma, a dash or "so"/"but" sets a clause off."""
-    parts: list[list[Token]] = [[]]
+    cut: list[list[Token]] = [[]]
     for token in sentence:
-        if token.text in _BREAKS or (token.lower_ in _TURNS and parts[-1]):
-            parts.append([])
+        if token.text in _BREAKS or (token.lower_ in _TURNS and cut[-1]):
+            cut.append([])
         if token.text not in _BREAKS:
-            parts[-1].append(token)
-    return [p for p in parts if p]
+            cut[-1].append(token)
+    return [p for p in cut if p]
 
 
 def asked(sentence: Span) -> set[int]:
@@ -93,11 +93,11 @@ def asked(sentence: Span) -> set[int]:
     that ends on the question mark asks, as does any part that opens as a
     question ("did you ..., or ..."); a part before them tells.
     """
-    parts = _parts(sentence)
+    pieces = parts(sentence)
     ends_asking = sentence.text.strip().endswith("?")
     indices: set[int] = set()
-    for n, part in enumerate(parts):
-        if (ends_asking and n == len(parts) - 1) or _opens_question(part):
+    for n, part in enumerate(pieces):
+        if (ends_asking and n == len(pieces) - 1) or _opens_question(part):
             indices.update(t.i for t in part)
     return indices
 

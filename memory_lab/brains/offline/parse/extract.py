@@ -44,6 +44,7 @@ from memory_lab.brains.offline.parse.lexicon import (
 )
 from memory_lab.brains.offline.parse.names import possessed_names, relation_readings
 from memory_lab.brains.offline.parse.pipeline import parse_many
+from memory_lab.brains.offline.parse.place_fragments import place_fragments
 from memory_lab.brains.offline.parse.pronouns import Referents
 from memory_lab.brains.offline.parse.runons import repunctuated
 from memory_lab.brains.offline.rules.candidates import (
@@ -302,6 +303,7 @@ def parse_candidates(
             for reading in [
                 *role_fragments(sentence),
                 *kind_fragments(sentence),
+                *place_fragments(sentence),
                 *placed_readings(sentence),
                 *made_readings(sentence),
             ]:

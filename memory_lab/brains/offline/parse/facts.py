@@ -415,7 +415,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
                             span,
                         )
     for prep, obj in _preps(verb):
-        if prep in {"from", "in"} and _located(obj):
+        if prep in {"from", "in"} and located(obj):
             span = value_span(obj)
             # A named place always has a word to read; a None value would fail
             # where the reading is used.
@@ -424,7 +424,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             yield Reading("identity", key, span)
 
 
-def _located(obj: Token) -> bool:
+def located(obj: Token) -> bool:
     """Whether a person said to be "in" or "from" `obj` is placed by it.
 
     A place's entity type, or a proper name the model took for a person's
@@ -433,11 +433,11 @@ def _located(obj: Token) -> bool:
     if obj.ent_type_ in {"GPE", "LOC", "NORP"}:
         return True
     return (
-        obj.pos_ == "PROPN" and obj.ent_type_ in {"PERSON", ""} and _names_a_place(obj)
+        obj.pos_ == "PROPN" and obj.ent_type_ in {"PERSON", ""} and names_a_place(obj)
     )
 
 
-def _names_a_place(obj: Token) -> bool:
+def names_a_place(obj: Token) -> bool:
     """A proper name that is not a product ("Porto", "a town called Houten").
 
     The small model's entity types are unreliable for places (it has called
@@ -459,7 +459,7 @@ def _frame(verb: Token, prep: str, obj: Token) -> str | None:
     organisation, not a person.
     """
     slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
-    if slot in _PLACE_SLOTS and not _names_a_place(obj):
+    if slot in _PLACE_SLOTS and not names_a_place(obj):
         return None
     if slot == "employer" and (
         obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS
