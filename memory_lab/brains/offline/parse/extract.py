@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.amounts import amount_readings
+from memory_lab.brains.offline.parse.as_roles import as_role_readings
 from memory_lab.brains.offline.parse.change import (
     done,
     past_only,
@@ -304,6 +305,7 @@ def parse_candidates(
                 *role_fragments(sentence),
                 *kind_fragments(sentence),
                 *place_fragments(sentence),
+                *as_role_readings(sentence),
                 *placed_readings(sentence),
                 *made_readings(sentence),
             ]:
