@@ -48,6 +48,7 @@ from memory_lab.brains.offline.parse.pipeline import parse_many
 from memory_lab.brains.offline.parse.place_fragments import place_fragments
 from memory_lab.brains.offline.parse.pronouns import Referents
 from memory_lab.brains.offline.parse.runons import repunctuated
+from memory_lab.brains.offline.parse.shouting import unshouted
 from memory_lab.brains.offline.rules.candidates import (
     CATEGORY_IMPORTANCE,
     speaker_subject,
@@ -215,7 +216,7 @@ def parse_candidates(
         subject = speaker_subject(message)
         if subject is None:
             continue
-        text = strip_injected_memory(message.content)
+        text = unshouted(strip_injected_memory(message.content))
         if not text.strip() or JOKE.search(text):
             continue
         readable.append((message, subject, text))
