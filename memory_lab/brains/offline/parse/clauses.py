@@ -544,6 +544,8 @@ def statements(
         if subject is None and referents is not None:
             if noun.lower_ in PRONOUNS:
                 subject = referents.resolve(noun.lower_)
+            elif noun.lower_ in {"mine", "ours"}:
+                subject = referents.mine(noun.lower_)
             elif noun.pos_ in {"PROPN", "NOUN"} and not _modified(noun):
                 # "kofi" after "my brother Kofi": a person already named.
                 subject = referents.named(noun.lower_)

@@ -228,11 +228,15 @@ def parse_candidates(
         docs = [reparsed.get(i, d) for i, d in enumerate(docs)]
     found: list[FactCandidate] = []
     people: dict[str, Referents] = {}
+    spoken: tuple[str, str] | None = None  # (speaker, relation) last spoken of
     for (message, speaker, _), doc in zip(readable, docs, strict=True):
         seen: set[tuple[str, str]] = set()
         if speaker not in people:
             people[speaker] = Referents.from_facts(speaker, prior)
         referents = people[speaker]
+        referents.theirs = (
+            spoken[1] if spoken is not None and spoken[0] != speaker else None
+        )
         for sentence in doc.sents:
             named = [
                 *relation_readings(sentence, speaker),
@@ -248,6 +252,9 @@ def parse_candidates(
             clauses = list(statements(sentence, speaker, referents))
             for statement in clauses:
                 referents.note(statement.subject)
+                owner, _, relation = statement.subject.partition("'s ")
+                if owner == speaker and relation:
+                    spoken = (speaker, relation)
             for statement in clauses:
                 if named and statement.verb.lemma_.lower() in NAMING_VERBS:
                     continue  # the name was read as the relation's

@@ -59,6 +59,8 @@ class Referents:
         self._fits: dict[str, tuple[str, ...]] = {}
         self._kin: set[str] = set()
         self._names: dict[str, str] = {}
+        self.theirs: str | None = None
+        """The relation the other speaker last spoke of: what "mine" answers."""
 
     def note(self, subject: str, relation: str | None = None) -> None:
         """`subject` was just mentioned; `relation` is its relation noun if known.
@@ -87,6 +89,16 @@ class Referents:
         """
         word = word.lower()
         return word if word in self._kin else None
+
+    def mine(self, word: str) -> str | None:
+        """Whom "mine" names: the speaker's own of the relation just spoken of.
+
+        "my brother is a chef" from one speaker, then "mine is a plumber" from
+        the other, is the second speaker's brother.
+        """
+        if word.lower() not in {"mine", "ours"} or self.theirs is None:
+            return None
+        return f"{self._speaker}'s {self.theirs}"
 
     def by_name(self, subject: str) -> str:
         """The name of "<speaker>'s wife" once she is named, else `subject`."""
