@@ -91,3 +91,8 @@ def test_a_present_state_in_a_time_clause_is_still_read() -> None:
 def test_a_rating_is_not_an_age() -> None:
     got = {(c.key, c.value) for c in parse_candidates([msg(0, "I'm 1850 on FIDE")])}
     assert ("age", "1850") not in got
+
+
+def test_the_only_one_is_no_age() -> None:
+    got = parse_candidates([msg(0, "I feel like I'm the only one not married")])
+    assert not any(c.key == "age" for c in got), got

@@ -43,3 +43,10 @@ def test_a_brand_a_date_or_someone_elses_thing_names_nothing_of_the_speakers(
     text: str,
 ) -> None:
     assert not any(v in {"Nike", "March", "Rufus"} for _, v in named(text))
+
+
+def test_a_name_typed_in_lower_case_after_called_is_the_name() -> None:
+    got = parse_candidates([msg(0, "my cat is called biscuit")])
+    assert ("user", "cat.biscuit", "biscuit") in {
+        (c.subject, c.key, c.value) for c in got
+    }

@@ -34,3 +34,13 @@ def test_a_participle_clause_takes_its_head_clauses_subject() -> None:
 )
 def test_a_request_a_supposition_or_a_question_is_not_an_origin(text: str) -> None:
     assert not any(s == "user" for s, _, _ in read(text)), read(text)
+
+
+def test_a_common_place_keeps_the_named_place_it_is_near() -> None:
+    got = read("grew up in a small village outside Dundee")
+    assert ("user", "hometown", "small village outside Dundee") in got, got
+
+
+def test_a_place_on_the_companion_lived_with_is_the_home() -> None:
+    got = read("I live with my boyfriend in Derby")
+    assert ("user", "home_city", "Derby") in got, got

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from spacy.tokens import Span, Token
 
-from memory_lab.brains.offline.parse.clauses import Statement
+from memory_lab.brains.offline.parse.clauses import Statement, told_in_passing
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
     PREFERENCE_VERBS,
     REPLACE_VERBS,
+    UNCHANGED_PASTS,
 )
 
 NOW_MARKERS = frozenset("now anymore lately nowadays currently instead".split())
@@ -91,6 +92,37 @@ def past_only(verb: Token) -> bool:
     )
 
 
+HELD_STATES = frozenset("be live work stay".split())
+"""Verbs of a state that holds: in the simple past it held then ("I lived in
+Valencia", "I was a paramedic"); a move or a start in the past still holds."""
+
+
+def past_state(verb: Token) -> bool:
+    """Whether a clause says a state held before, not now: "I worked at Arup"."""
+    # Chat's subjectless "been in Brighton ten years" is a perfect the tagger
+    # may read as a simple past.
+    return (
+        verb.tag_ == "VBD"
+        and verb.lemma_.lower() in HELD_STATES
+        and verb.lower_ != "been"
+    )
+
+
+def done(verb: Token) -> bool:
+    """Whether a clause says its verb already happened: "sold", "have left", "quit".
+
+    A progressive or a bare present ("I'm selling", "I sell") has not; a verb
+    whose past is its present form is read as past, as chat nearly always means.
+    """
+    if verb.tag_ == "VBD" or told_in_passing(verb):
+        return True
+    if verb.tag_ == "VBN":
+        return any(
+            c.dep_ == "aux" and c.lemma_.lower() == "have" for c in verb.children
+        ) or not any(c.dep_ in {"aux", "auxpass"} for c in verb.children)
+    return verb.tag_ == "VBP" and verb.lower_ in UNCHANGED_PASTS
+
+
 def sentence_past_only(sentence: Span) -> bool:
     """The same for a sentence: some clause in it says what used to hold."""
     return any(past_only(t) for t in sentence if t.dep_ == "xcomp")
@@ -130,7 +162,7 @@ def reports_event(verb: Token) -> bool:
         return False
     if lemma in CHANGE_VERBS and _moves_a_value(verb):
         return False  # a thing's value moved: "we pushed the meeting to Friday"
-    if verb.tag_ == "VBD":
+    if verb.tag_ == "VBD" or told_in_passing(verb):
         return True
     return verb.tag_ == "VBN" and any(
         c.dep_ == "aux" and c.lemma_.lower() == "have" for c in verb.children

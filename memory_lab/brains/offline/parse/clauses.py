@@ -23,11 +23,18 @@ from memory_lab.brains.offline.parse.lexicon import (
     TIME_NOUNS,
     UNREALISED_ADVERBS,
     UNREALISED_VERBS,
+    WEIGHING_VERBS,
+    WISHING_VERBS,
 )
+from memory_lab.brains.offline.parse.names import name_after
 from memory_lab.brains.offline.parse.pronouns import PRONOUNS, Referents
 
 FIRST_PERSON = frozenset({"i", "we"})
-_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl"})
+_CLAUSE_DEPS = frozenset({"ROOT", "conj", "ccomp", "advcl", "xcomp", "relcl", "pcomp"})
+_RELATIVE_WHO = frozenset({"who", "that"})
+AFTER_LINKS = frozenset({"since", "after"})
+"""Prepositions whose "-ing" clause happened before its head's: "since moving
+to Leeds I've ...", "after leaving Google I ..."."""
 _HEDGING_FRAMES = frozenset({"think", "guess", "believe", "suppose", "reckon"})
 
 
@@ -44,6 +51,8 @@ class Statement:
         hedged: Said under "I think" or "probably": kept, less sure.
         resolved: The clause's subject is "it", read as `owner_noun` from
             earlier in the turn ("we changed banks, it's Nordea now").
+        ceased: The clause is denied with "anymore" or "no longer": what it
+            would state held before and holds no more.
     """
 
     subject: str
@@ -51,6 +60,7 @@ class Statement:
     owner_noun: Token | None
     hedged: bool
     resolved: bool = False
+    ceased: bool = False
 
 
 def is_question(sentence: Span) -> bool:
@@ -58,7 +68,43 @@ def is_question(sentence: Span) -> bool:
     text = sentence.text.strip()
     if text.endswith("?"):
         return True
-    words = [t for t in sentence if not t.is_punct and t.lower_ not in {"so", "and"}]
+    return _opens_question(list(sentence))
+
+
+_BREAKS = frozenset({",", ";", ":", "-", "—", "–", "...", "…"})
+_TURNS = frozenset({"so", "but"})
+
+
+def parts(sentence: Span) -> list[list[Token]]:
+    """The sentence cut where a comma, a dash or "so"/"but" sets a clause off."""
+    cut: list[list[Token]] = [[]]
+    for token in sentence:
+        if token.text in _BREAKS or (token.lower_ in _TURNS and cut[-1]):
+            cut.append([])
+        if token.text not in _BREAKS:
+            cut[-1].append(token)
+    return [p for p in cut if p]
+
+
+def asked(sentence: Span) -> set[int]:
+    """The token indices of the parts of a sentence that ask.
+
+    "I just moved to Cardiff, any tips?" asks only after the comma: the part
+    that ends on the question mark asks, as does any part that opens as a
+    question ("did you ..., or ..."); a part before them tells.
+    """
+    pieces = parts(sentence)
+    ends_asking = sentence.text.strip().endswith("?")
+    indices: set[int] = set()
+    for n, part in enumerate(pieces):
+        if (ends_asking and n == len(pieces) - 1) or _opens_question(part):
+            indices.update(t.i for t in part)
+    return indices
+
+
+def _opens_question(tokens: list[Token]) -> bool:
+    """Whether a clause opens with an auxiliary before its subject, or wh + aux."""
+    words = [t for t in tokens if not t.is_punct and t.lower_ not in {"so", "and"}]
     if len(words) < 2:
         return False
     first, second = words[0], words[1]
@@ -101,6 +147,46 @@ def _subject_token(verb: Token) -> Token | None:
         return _subject_token(verb.head)
     if _participle_clause(verb):
         return _subject_token(verb.head)
+    if told_in_passing(verb):
+        return _subject_token(verb.head.head)
+    return None
+
+
+def told_in_passing(verb: Token) -> bool:
+    """An "-ing" clause after "since" or "after" on a verb: "since moving to Leeds".
+
+    It happened, before its head clause, and has that clause's subject.
+    """
+    link = verb.head
+    return (
+        verb.dep_ == "pcomp"
+        and verb.tag_ == "VBG"
+        and link.lower_ in AFTER_LINKS
+        and link.head.pos_ in {"VERB", "AUX"}
+        and link.head.i != link.i
+    )
+
+
+def _relative_person(verb: Token, speaker: str) -> str | None:
+    """Whom "who" stands for in "my sister, who lives in Oslo": her, if a person.
+
+    "a brother who ..." after the speaker's "have" or "have got" is the
+    speaker's brother.
+    """
+    if not any(
+        c.dep_ in {"nsubj", "nsubjpass"} and c.lower_ in _RELATIVE_WHO
+        for c in verb.children
+    ):
+        return None
+    noun = verb.head
+    person = person_of(noun, speaker)
+    if person is not None or noun.lemma_.lower() not in RELATION_NOUNS:
+        return person
+    owner = noun.head
+    if noun.dep_ == "dobj" and owner.lemma_.lower() in {"have", "get"}:
+        who = _subject_token(owner)
+        if who is not None and who.lower_ in FIRST_PERSON:
+            return f"{speaker}'s {noun.lemma_.lower()}"
     return None
 
 
@@ -138,6 +224,10 @@ def _bare(noun: Token) -> bool:
     )
 
 
+def _modified(noun: Token) -> bool:
+    return any(c.dep_ in {"det", "poss", "amod", "compound"} for c in noun.children)
+
+
 def _moves_speakers_value(verb: Token) -> bool:
     """A change to something of the speaker's, whoever makes it.
 
@@ -156,19 +246,37 @@ def _name_of(noun: Token) -> str | None:
             return child.text.lower()
     if noun.dep_ == "compound" and noun.head.pos_ == "PROPN":
         return noun.head.text.lower()
-    return None
+    after = name_after(noun)
+    return after.text.lower() if after is not None else None
+
+
+def _related(name: Token) -> bool:
+    """A name the sentence ties to the speaker: "Maya, my cousin", "my niece Priya".
+
+    The small model's entity types miss many first names; a relation noun of
+    the speaker's beside the name says it is a person.
+    """
+    return any(
+        c.dep_ in {"appos", "compound", "npadvmod"}
+        and c.lemma_.lower() in RELATION_NOUNS
+        and _possessor(c)
+        for c in name.children
+    )
 
 
 def person_of(noun: Token, speaker: str) -> str | None:
     """Whom a noun phrase names: the speaker, a relative, a named person, or None."""
-    if noun.lower_ in FIRST_PERSON or any(
-        c.dep_ == "conj" and c.lower_ in FIRST_PERSON for c in noun.children
+    joined = [c for c in noun.children if c.dep_ == "conj"]
+    if (
+        noun.lower_ in FIRST_PERSON
+        or any(c.lower_ in FIRST_PERSON for c in joined)
+        or (noun.lower_ == "me" and joined)
     ):
-        return speaker  # "Alex and I live in Uppsala" is said of "we"
+        return speaker  # "Alex and I live in Uppsala", "me and Alex" say "we"
     if noun.lemma_.lower() in RELATION_NOUNS and (_possessor(noun) or _bare(noun)):
         name = _name_of(noun)
         return name or f"{speaker}'s {noun.lemma_.lower()}"
-    if noun.pos_ == "PROPN" and noun.ent_type_ == "PERSON":
+    if noun.pos_ == "PROPN" and (noun.ent_type_ == "PERSON" or _related(noun)):
         name = noun.text.lower()
         return speaker if name == speaker else name
     return None
@@ -176,8 +284,36 @@ def person_of(noun: Token, speaker: str) -> str | None:
 
 def _negated(verb: Token) -> bool:
     heads = [verb, *(c for c in verb.children if c.dep_ in {"aux", "auxpass"})]
-    return any(c.dep_ == "neg" for h in heads for c in h.children) or any(
-        c.lower_ in {"never", "no"} and c.dep_ in {"neg", "advmod", "det"}
+    return (
+        any(c.dep_ == "neg" for h in heads for c in h.children)
+        or any(
+            c.lower_ in {"never", "no"} and c.dep_ in {"neg", "advmod", "det"}
+            for c in verb.children
+        )
+        or _no_longer(verb)
+    )
+
+
+def _no_longer(verb: Token) -> bool:
+    """Whether "no longer" is on the verb; the model hangs "no" on "longer"."""
+    return any(
+        c.lower_ == "longer" and any(g.lower_ == "no" for g in c.children)
+        for c in verb.children
+    )
+
+
+def ceased(verb: Token) -> bool:
+    """A denial with "anymore" or "no longer": "I don't live in Denver anymore"."""
+    if _no_longer(verb):
+        return True
+    if not _negated(verb):
+        return False
+    return any(
+        c.dep_ == "advmod"
+        and (
+            c.lower_ == "anymore"
+            or (c.lower_ == "more" and any(g.lower_ == "any" for g in c.children))
+        )
         for c in verb.children
     )
 
@@ -210,6 +346,10 @@ def supposed(verb: Token) -> bool:
             word in HYPOTHETICAL_MODALS or word in HYPOTHETICAL_MARKERS
         ):
             return True
+        if child.dep_ == "advcl" and any(
+            g.dep_ == "mark" and g.lower_ in {"if", "unless"} for g in child.children
+        ):
+            return True  # "if all goes well we'll move to Bath": a condition
         if (
             child.dep_ == "npadvmod"
             and word == "day"
@@ -224,7 +364,7 @@ def supposed(verb: Token) -> bool:
             c.dep_ in {"aux", "nsubj", "nsubjpass"} for c in node.children
         )
         node = node.head
-        if node.lemma_.lower() in HYPOTHETICAL_MARKERS:
+        if node.lemma_.lower() in HYPOTHETICAL_MARKERS | WEIGHING_VERBS:
             return True
         if shares and any(
             c.dep_ == "aux" and c.lower_ in HYPOTHETICAL_MODALS for c in node.children
@@ -246,12 +386,33 @@ def _reported(verb: Token, speaker_words: frozenset[str]) -> tuple[bool, bool]:
         lemma = node.lemma_.lower()
         if node.dep_ == "conj" or lemma not in REPORTING_VERBS:
             continue
+        if _negated(node) or supposed(node):
+            return True, hedged  # "I wouldn't say I'm a climber"
         who = _subject_token(node)
         if who is None or who.lower_ not in speaker_words:
             return True, hedged
         if lemma in _HEDGING_FRAMES:
             hedged = True
     return False, hedged
+
+
+_WILL = frozenset({"will", "'ll", "shall", "wo"})
+
+
+def future(verb: Token) -> bool:
+    """Said of the future: "we'll move to Spain", "I'm going to get married".
+
+    A state said so is planned, not held yet.
+    """
+    if any(c.dep_ == "aux" and c.lower_ in _WILL for c in verb.children):
+        return True
+    head = verb.head
+    return (
+        verb.dep_ == "xcomp"
+        and head.lemma_.lower() == "go"
+        and head.tag_ == "VBG"
+        and any(c.dep_ == "aux" and c.lower_ == "to" for c in verb.children)
+    )
 
 
 def unrealised(verb: Token) -> bool:
@@ -264,9 +425,16 @@ def unrealised(verb: Token) -> bool:
         c.dep_ == "advmod" and c.lower_ in UNREALISED_ADVERBS for c in verb.children
     ):
         return True
+    if any(t.lemma_.lower() == "accord" for t in (verb, *verb.children)):
+        return True  # "according to my mum I was ...": hearsay
+    if verb.lemma_.lower() in WISHING_VERBS and verb.tag_ in {"VBD", "VBN"}:
+        return True  # "I've always fancied Rome": a wish told as past is unmet
     if verb.dep_ == "xcomp" and verb.head.i != verb.i:
         head = verb.head
         if supposed(head):
+            return True
+        # "I've always wanted to visit Peru": a wish told as past is unmet.
+        if head.lemma_.lower() in WISHING_VERBS and head.tag_ in {"VBD", "VBN"}:
             return True
         # "I was going to sign up": a past plan, said because it fell through.
         if (
@@ -280,6 +448,8 @@ def unrealised(verb: Token) -> bool:
     node = verb
     while node.dep_ == "xcomp" and node.head.i != node.i:
         node = node.head
+        if _negated(node):
+            return True  # "we didn't end up buying", "I never got to visit"
         # The small model may read "keep meaning to" with "meaning" as an object.
         frame = [node, *(c for c in node.children if c.dep_ == "dobj" and c.i < verb.i)]
         if any(names_unrealised(t) for t in frame):
@@ -351,12 +521,19 @@ def statements(
 
     `referents` resolves "he" and "she" to the person last mentioned.
     """
-    if is_question(sentence):
-        return
+    asking = asked(sentence)
     for verb in sentence:
         if verb.pos_ not in {"VERB", "AUX"} or verb.dep_ not in _CLAUSE_DEPS:
             continue
+        if verb.i in asking:
+            continue
+        if verb.lemma_.lower() in WEIGHING_VERBS:
+            continue
         if verb.dep_ == "relcl":
+            told = _relative_person(verb, speaker)
+            if told is None:
+                continue
+            yield from _asserted(verb, told, referents)
             continue
         noun = _subject_token(verb)
         if noun is None:
@@ -364,8 +541,14 @@ def statements(
                 yield Statement(speaker, verb, None, False)
             continue
         subject = speaker if _moves_speakers_value(verb) else person_of(noun, speaker)
-        if subject is None and referents is not None and noun.lower_ in PRONOUNS:
-            subject = referents.resolve(noun.lower_)
+        if subject is None and referents is not None:
+            if noun.lower_ in PRONOUNS:
+                subject = referents.resolve(noun.lower_)
+            elif noun.lower_ in {"mine", "ours"}:
+                subject = referents.mine(noun.lower_)
+            elif noun.pos_ in {"PROPN", "NOUN"} and not _modified(noun):
+                # "kofi" after "my brother Kofi": a person already named.
+                subject = referents.named(noun.lower_)
         owner = None
         thing = antecedent(noun) if subject is None else None
         if thing is not None:
@@ -378,7 +561,8 @@ def statements(
             if noun.pos_ not in {"NOUN", "PROPN"}:
                 continue
             subject, owner = speaker, noun
-        if _negated(verb) or supposed(verb) or past_backdrop(verb):
+        stopped = ceased(verb)
+        if (_negated(verb) and not stopped) or supposed(verb) or past_backdrop(verb):
             continue
         reported, hedged = _reported(verb, FIRST_PERSON)
         if reported:
@@ -387,4 +571,21 @@ def statements(
             continue
         if unrealised(verb):
             continue
-        yield Statement(subject, verb, owner, hedged, resolved=thing is not None)
+        if referents is not None:
+            subject = referents.by_name(subject)
+        yield Statement(
+            subject, verb, owner, hedged, resolved=thing is not None, ceased=stopped
+        )
+
+
+def _asserted(
+    verb: Token, subject: str, referents: Referents | None
+) -> Iterator[Statement]:
+    """A relative clause's statement about `subject`, unless it is not asserted."""
+    if _negated(verb) or supposed(verb) or unrealised(verb):
+        return
+    if _reported(verb, FIRST_PERSON)[0]:
+        return
+    if referents is not None:
+        subject = referents.by_name(subject)
+    yield Statement(subject, verb, None, False)

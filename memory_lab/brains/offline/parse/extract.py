@@ -14,12 +14,15 @@ from collections.abc import Sequence
 from spacy.tokens import Span, Token
 
 from memory_lab.brains.offline.parse.amounts import amount_readings
+from memory_lab.brains.offline.parse.as_roles import as_role_readings
 from memory_lab.brains.offline.parse.change import (
+    done,
     past_only,
+    past_state,
     reports_event,
     signals_change,
 )
-from memory_lab.brains.offline.parse.clauses import Statement, statements
+from memory_lab.brains.offline.parse.clauses import Statement, future, statements
 from memory_lab.brains.offline.parse.dated_events import dated_event_readings
 from memory_lab.brains.offline.parse.facts import Reading, readings, slug
 from memory_lab.brains.offline.parse.fragments import (
@@ -42,8 +45,10 @@ from memory_lab.brains.offline.parse.lexicon import (
 )
 from memory_lab.brains.offline.parse.names import possessed_names, relation_readings
 from memory_lab.brains.offline.parse.pipeline import parse_many
+from memory_lab.brains.offline.parse.place_fragments import place_fragments
 from memory_lab.brains.offline.parse.pronouns import Referents
 from memory_lab.brains.offline.parse.runons import repunctuated
+from memory_lab.brains.offline.parse.shouting import unshouted
 from memory_lab.brains.offline.rules.candidates import (
     CATEGORY_IMPORTANCE,
     speaker_subject,
@@ -126,16 +131,38 @@ def _ending(
     return None
 
 
+def _gone(statement: Statement) -> Token | None:
+    """What a done ending verb ends when no known fact held it: "sold my Vespa".
+
+    The object was the subject's until now, so its reading is kept as past.
+    """
+    verb = statement.verb
+    if statement.owner_noun is not None or not _ends(verb) or not done(verb):
+        return None
+    return _ended_object(verb)
+
+
+def _covers(reading: Reading, token: Token) -> bool:
+    return reading.value.start <= token.i < reading.value.end
+
+
 _STATE_SLOTS = frozenset(STATE_FRAMES.values())
 
 
 def _planned_state(statement: Statement, reading: Reading) -> bool:
-    """A state only wanted or planned: "wants to move to Spain" is no home yet."""
+    """A state only wanted, planned or to come: no home or status yet.
+
+    "wants to move to Spain", "we'll move to Spain", "planning to get married".
+    """
     verb = statement.verb
-    planned = verb.lemma_.lower() in PLAN_VERBS or (
-        verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLAN_VERBS
+    planned = (
+        verb.lemma_.lower() in PLAN_VERBS
+        or (verb.dep_ == "xcomp" and verb.head.lemma_.lower() in PLAN_VERBS)
+        or future(verb)
     )
-    return planned and reading.key in _STATE_SLOTS
+    return planned and (
+        reading.key in _STATE_SLOTS or reading.key.startswith("status.")
+    )
 
 
 def _candidate(
@@ -189,7 +216,7 @@ def parse_candidates(
         subject = speaker_subject(message)
         if subject is None:
             continue
-        text = strip_injected_memory(message.content)
+        text = unshouted(strip_injected_memory(message.content))
         if not text.strip() or JOKE.search(text):
             continue
         readable.append((message, subject, text))
@@ -201,11 +228,15 @@ def parse_candidates(
         docs = [reparsed.get(i, d) for i, d in enumerate(docs)]
     found: list[FactCandidate] = []
     people: dict[str, Referents] = {}
+    spoken: tuple[str, str] | None = None  # (speaker, relation) last spoken of
     for (message, speaker, _), doc in zip(readable, docs, strict=True):
         seen: set[tuple[str, str]] = set()
         if speaker not in people:
             people[speaker] = Referents.from_facts(speaker, prior)
         referents = people[speaker]
+        referents.theirs = (
+            spoken[1] if spoken is not None and spoken[0] != speaker else None
+        )
         for sentence in doc.sents:
             named = [
                 *relation_readings(sentence, speaker),
@@ -221,10 +252,14 @@ def parse_candidates(
             clauses = list(statements(sentence, speaker, referents))
             for statement in clauses:
                 referents.note(statement.subject)
+                owner, _, relation = statement.subject.partition("'s ")
+                if owner == speaker and relation:
+                    spoken = (speaker, relation)
             for statement in clauses:
                 if named and statement.verb.lemma_.lower() in NAMING_VERBS:
                     continue  # the name was read as the relation's
                 ended = _ending(statement, [*prior, *found])
+                gone = _gone(statement) if ended is None else None
                 framed = []
                 if ended is not None:
                     fact, words = ended
@@ -238,6 +273,11 @@ def parse_candidates(
                         if (r.value.start, r.value.end) not in spans
                         and not _planned_state(statement, r)
                     ] + framed
+                if statement.ceased:
+                    found += _ceased(
+                        message, statement, stated, sentence, [*prior, *found]
+                    )
+                    continue
                 for reading in stated:
                     if not reading.value.text.strip():
                         continue
@@ -261,7 +301,9 @@ def parse_candidates(
                             statement.hedged,
                             ended is None and not event and signals_change(statement),
                             ends=ended is not None,
-                            past=past_only(statement.verb),
+                            past=past_only(statement.verb)
+                            or past_state(statement.verb)
+                            or (gone is not None and _covers(reading, gone)),
                             event=event,
                         )
                     )
@@ -270,6 +312,8 @@ def parse_candidates(
             for reading in [
                 *role_fragments(sentence),
                 *kind_fragments(sentence),
+                *place_fragments(sentence),
+                *as_role_readings(sentence),
                 *placed_readings(sentence),
                 *made_readings(sentence),
             ]:
@@ -277,6 +321,46 @@ def parse_candidates(
                     seen.add((speaker, reading.key))
                     found.append(_candidate(message, speaker, reading, sentence, False))
     return found
+
+
+def _ceased(
+    message: Message,
+    statement: Statement,
+    stated: list[Reading],
+    sentence: Span,
+    known: Sequence[FactLike],
+) -> list[FactCandidate]:
+    """What "not ... anymore" ends: the known fact it restates, else a past one.
+
+    "I don't live in Denver anymore" closes the stored home in Denver; with
+    nothing stored, the value is kept as held before and not now.
+    """
+    out = []
+    for reading in stated:
+        words = set(slug(reading.value.text).split("_"))
+        fact = next(
+            (
+                f
+                for f in reversed(known)
+                if f.subject == statement.subject
+                and (f.key == reading.key or words & set(slug(f.value).split("_")))
+            ),
+            None,
+        )
+        if fact is not None:
+            reading = Reading(fact.category, fact.key, reading.value)
+        out.append(
+            _candidate(
+                message,
+                statement.subject,
+                reading,
+                sentence,
+                statement.hedged,
+                ends=fact is not None,
+                past=fact is None,
+            )
+        )
+    return out
 
 
 def _amounts(

@@ -34,6 +34,8 @@ from memory_lab.brains.offline.parse.keys import (
 )
 from memory_lab.brains.offline.parse.lexicon import (
     CHANGE_VERBS,
+    CHOOSING_VERBS,
+    DIRECTIONS,
     ENDING_VERBS,
     FILLERS,
     GENERAL_NOUNS,
@@ -45,6 +47,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     REACTION_VERBS,
     RELATION_NOUNS,
     REPLACE_VERBS,
+    REQUEST_NOUNS,
     STATE_FRAMES,
     TIME_NOUNS,
 )
@@ -78,7 +81,7 @@ _FEELINGS = frozenset(
 )
 
 
-def _place_of(prep: Token) -> Token | None:
+def place_of(prep: Token) -> Token | None:
     """The place a "in Leeds" / "at Google" phrase names, if it names one."""
     for obj in prep.children:
         if obj.dep_ == "pobj" and obj.ent_type_ in _PLACE_ENTS | {"ORG"}:
@@ -100,7 +103,7 @@ def value_span(head: Token) -> Span | None:
     for child in head.subtree:
         if child.i != head.i and child.dep_ in _CUT_DEPS:
             dropped.update(t.i for t in child.subtree)
-        if child.dep_ == "prep" and child.head.i == head.i and _place_of(child):
+        if child.dep_ == "prep" and child.head.i == head.i and place_of(child):
             dropped.update(t.i for t in child.subtree)
     keep = [t for t in head.subtree if t.i not in dropped and _kept(t, head)]
     if not keep:
@@ -120,6 +123,7 @@ def value_span(head: Token) -> Span | None:
     while end > start and (
         doc[end].dep_ in _EDGE_DEPS
         or doc[end].lower_ in FILLERS
+        or (doc[end].lower_ in DIRECTIONS and doc[end].pos_ in {"ADV", "ADP"})
         or doc[end].is_punct
         or doc[end].ent_type_ in _TIME_ENTS
     ):
@@ -132,6 +136,23 @@ def value_span(head: Token) -> Span | None:
     return span
 
 
+_PLACE_SLOTS = frozenset({"home_city", "hometown", "birthplace"})
+
+
+def with_place(head: Token, span: Span) -> Span:
+    """`span` with the named place after it that `value_span` cut off.
+
+    "a tiny village outside Cork", "a place at Juilliard": where a common
+    noun is belongs to the value when the noun alone names nowhere.
+    """
+    for prep in head.children:
+        if prep.dep_ == "prep" and prep.i >= span.end and place_of(prep):
+            end = max(t.i for t in prep.subtree) + 1
+            if end - span.start <= MAX_VALUE_TOKENS:
+                span = head.doc[span.start : end]
+    return span
+
+
 def _thing(span: Span | None) -> TypeGuard[Span]:
     """Whether a value names something (not "it", "that", a feeling)."""
     if span is None:
@@ -139,6 +160,8 @@ def _thing(span: Span | None) -> TypeGuard[Span]:
     if _measures(span) and span.root.ent_type_ not in _NAMED_ENTS:
         return False
     if span.root.lemma_.lower() in GENERAL_NOUNS and not _narrowed(span):
+        return False
+    if span.root.lemma_.lower() in REQUEST_NOUNS:
         return False
     words = [t for t in span if not t.is_punct and not t.is_stop]
     if not words:
@@ -185,6 +208,46 @@ def _specific(token: Token) -> bool:
             and c.lower_ not in {"many", "few", "some", "more", "other"}
         )
         for c in token.children
+    )
+
+
+def _activity(token: Token) -> bool:
+    """A bare activity word, which names itself: "swimming", "climbing"."""
+    if any(c.dep_ in {"det", "poss"} for c in token.children):
+        return False
+    if token.tag_ == "VBG":
+        return True
+    return token.tag_ == "NN" and token.lower_.endswith("ing") and len(token) > 5
+
+
+def _bare_noun(token: Token) -> bool:
+    return token.pos_ == "NOUN" and not any(
+        c.dep_ in {"det", "poss"} for c in token.children
+    )
+
+
+_LATELY = frozenset("lately recently regularly often loads".split())
+"""Adverbs that make "I've been <doing>" a habit: "crocheting loads lately"."""
+
+
+def _kept_up(verb: Token, objects: list[Token]) -> bool:
+    """An activity kept up, told by its verb alone: "I've been crocheting loads".
+
+    A perfect progressive with no object but an amount ("loads", "a lot"), and
+    a word of how often or how lately; thinking and feeling are no pastime.
+    """
+    lemma = verb.lemma_.lower()
+    if verb.tag_ != "VBG" or lemma in REACTION_VERBS | PLAN_VERBS | {"be", "go"}:
+        return False
+    auxes = {c.lower_ for c in verb.children if c.dep_ == "aux"}
+    if "been" not in auxes:
+        return False
+    if any(o.lower_ not in QUANTIFIERS for o in objects):
+        return False
+    if any(c.dep_ in {"xcomp", "ccomp", "acomp"} for c in verb.children):
+        return False
+    return any(o.lower_ in QUANTIFIERS for o in objects) or any(
+        c.dep_ in {"advmod", "npadvmod"} and c.lower_ in _LATELY for c in verb.children
     )
 
 
@@ -352,7 +415,7 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
                             span,
                         )
     for prep, obj in _preps(verb):
-        if prep in {"from", "in"} and obj.ent_type_ in {"GPE", "LOC", "NORP"}:
+        if prep in {"from", "in"} and located(obj):
             span = value_span(obj)
             # A named place always has a word to read; a None value would fail
             # where the reading is used.
@@ -361,7 +424,20 @@ def _copula_readings(statement: Statement) -> Iterator[Reading]:
             yield Reading("identity", key, span)
 
 
-def _names_a_place(obj: Token) -> bool:
+def located(obj: Token) -> bool:
+    """Whether a person said to be "in" or "from" `obj` is placed by it.
+
+    A place's entity type, or a proper name the model took for a person's
+    ("I'm still in Kraków"): no one is in a person.
+    """
+    if obj.ent_type_ in {"GPE", "LOC", "NORP"}:
+        return True
+    return (
+        obj.pos_ == "PROPN" and obj.ent_type_ in {"PERSON", ""} and names_a_place(obj)
+    )
+
+
+def names_a_place(obj: Token) -> bool:
     """A proper name that is not a product ("Porto", "a town called Houten").
 
     The small model's entity types are unreliable for places (it has called
@@ -383,7 +459,7 @@ def _frame(verb: Token, prep: str, obj: Token) -> str | None:
     organisation, not a person.
     """
     slot = STATE_FRAMES.get((verb.lemma_.lower(), prep))
-    if slot in {"home_city", "hometown", "birthplace"} and not _names_a_place(obj):
+    if slot in _PLACE_SLOTS and not names_a_place(obj):
         return None
     if slot == "employer" and (
         obj.ent_type_ == "PERSON" or obj.lemma_.lower() in RELATION_NOUNS
@@ -447,6 +523,9 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         return
     category = "preference" if lemma in PREFERENCE_VERBS else "knowledge"
     objects = [c for c in verb.children if c.dep_ in {"dobj", "dative"}]
+    if _kept_up(verb, objects):
+        span = verb.doc[verb.i : verb.i + 1]
+        yield Reading("knowledge", f"do.{slug(verb.lower_)}", span)
     date = _dated(verb)
     if lemma in CHANGE_VERBS and objects:
         # "I moved my main account to Chase": the object's value changes.
@@ -457,7 +536,11 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         if lemma in REPLACE_VERBS:
             return  # "we switched banks": which bank now is not said here
     for obj in objects:
-        for item in map(_measured, _conjoined(obj)):
+        items = list(map(_measured, _conjoined(obj)))
+        # A list with an activity in it is a list of activities: "gardening,
+        # pottery and chess" names chess as much as gardening.
+        pastimes = any(_activity(i) for i in items)
+        for item in items:
             if item.lower_ in PRONOUN_OBJECTS or item.pos_ == "PRON":
                 continue
             if names_unrealised(item):
@@ -465,7 +548,16 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
             if lemma in REACTION_VERBS and lemma not in PREFERENCE_VERBS:
                 if item.pos_ != "PROPN" and item.ent_type_ not in _NAMED_ENTS:
                     continue
-            if lemma in _VAGUE_VERBS | PREFERENCE_VERBS and not _specific(item):
+            if (
+                lemma in _VAGUE_VERBS | PREFERENCE_VERBS
+                and not _specific(item)
+                and not (
+                    _activity(item)
+                    # "doing pilates", "I do karate": "do" with a bare noun
+                    # is an activity, as a list of activities is.
+                    or ((pastimes or lemma == "do") and _bare_noun(item))
+                )
+            ):
                 continue
             if _given(item) and lemma not in ENDING_VERBS | PREFERENCE_VERBS:
                 # "I sold my motorbike" still says there was one; "I like my
@@ -499,11 +591,22 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
         (p.lower_, place)
         for obj in objects
         for p in obj.children
-        if p.dep_ == "prep" and (place := _place_of(p)) is not None
+        if p.dep_ == "prep" and (place := place_of(p)) is not None
+    ]
+    # "I live with my boyfriend in Derby": the place hangs on the companion.
+    places += [
+        (p.lower_, place)
+        for _, obj in _preps(verb)
+        for p in obj.children
+        if p.dep_ == "prep"
+        and (place := place_of(p)) is not None
+        and _frame(verb, p.lower_, place) is not None
     ]
     for prep, obj in [*_preps(verb), *places]:
         if obj.ent_type_ in _TIME_ENTS or obj.lower_ in PRONOUN_OBJECTS:
             continue
+        if prep == "between" and lemma in CHOOSING_VERBS:
+            continue  # options still open, not what was chosen
         if obj.pos_ == "PRON":
             continue
         frame = _frame(verb, prep, obj)
@@ -519,6 +622,8 @@ def _verb_readings(statement: Statement) -> Iterator[Reading]:
                 continue
             if frame is not None:
                 category = "identity"
+                if frame in _PLACE_SLOTS and not any(t.pos_ == "PROPN" for t in span):
+                    span = with_place(item, span)  # "a tiny village outside Cork"
                 yield Reading(category, frame, span)
             elif lemma in CHANGE_VERBS and prep == "to":
                 yield Reading(category, f"{slug(lemma)}_to", span)

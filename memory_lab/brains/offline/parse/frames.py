@@ -23,12 +23,14 @@ from collections.abc import Iterator
 
 from spacy.tokens import Span, Token
 
+from memory_lab.brains.offline.parse.aims import aim_readings
 from memory_lab.brains.offline.parse.clauses import (
     Statement,
     is_question,
     supposed,
     unrealised,
 )
+from memory_lab.brains.offline.parse.conditions import condition_readings
 from memory_lab.brains.offline.parse.facts import Reading, key_word, slug, value_span
 from memory_lab.brains.offline.parse.keys import nominal
 from memory_lab.brains.offline.parse.lexicon import (
@@ -36,6 +38,7 @@ from memory_lab.brains.offline.parse.lexicon import (
     RELATION_NOUNS,
     TIME_NOUNS,
 )
+from memory_lab.brains.offline.parse.statuses import status_readings
 from memory_lab.brains.offline.rules.vocabulary import value_class
 
 AGE_VERBS = frozenset({"turn", "be"})
@@ -46,8 +49,29 @@ NAMING_VERBS = frozenset({"call", "name"})
 _FEELING_SUFFIXES = ("ed", "ing", "ful", "ous", "y")
 """Gradable adjectives of mood or manner ("tired", "boring", "hopeful",
 "nervous", "sleepy"): not a class a person belongs to."""
+_CLASS_SUFFIXES = ("ic", "iac")
+"""Adjectives of a lasting class ("epileptic", "dyslexic", "coeliac")."""
+_EVALUATIVE_IC = frozenset(
+    """ecstatic enthusiastic optimistic pessimistic sarcastic frantic dramatic
+    romantic energetic sympathetic apologetic nostalgic realistic idealistic
+    hectic chaotic fantastic terrific iconic basic classic epic tragic magic
+    heroic ironic poetic pathetic emphatic artistic athletic academic specific
+    generic public organic electric automatic historic scientific strategic
+    diplomatic pragmatic problematic traumatic toxic manic""".split()
+)
+"""The "-ic" adjectives that say how someone feels or seems, not what they are."""
+
+
+def _classifying(word: str) -> bool:
+    return word.endswith(_CLASS_SUFFIXES) and word not in _EVALUATIVE_IC
+
+
 _PETS = frozenset("dog cat puppy kitten pet rabbit hamster horse parrot".split())
-_ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its"})
+_PEOPLE = frozenset(
+    "person people man woman guy girl boy lady bloke chap dude fella someone".split()
+)
+"""Nouns for a person met: "met a girl at work, she's called Amy" names no pet."""
+_ANIMAL_PRONOUNS = frozenset({"him", "her", "it", "his", "its", "he", "she"})
 
 
 def age_readings(statement: Statement) -> Iterator[Reading]:
@@ -57,6 +81,8 @@ def age_readings(statement: Statement) -> Iterator[Reading]:
         return
     for child in verb.children:
         if child.dep_ in {"attr", "dobj", "acomp"} and child.like_num:
+            if any(c.dep_ == "det" for c in child.children):
+                return  # "the only one" counts no years
             if child.text.isdigit() and int(child.text) > OLDEST_AGE:
                 return
             yield Reading("identity", "age", verb.doc[child.i : child.i + 1])
@@ -119,7 +145,13 @@ def class_readings(statement: Statement) -> Iterator[Reading]:
             child.pos_ == "ADJ"
             and child.tag_ == "JJ"
             and not word.endswith(_FEELING_SUFFIXES)
+            and (value_class(word) == "diet" or _classifying(word))
+        )
+        # "I'm vegan": a class noun said bare, as an adjective is.
+        belongs = belongs or (
+            child.pos_ == "NOUN"
             and value_class(word) == "diet"
+            and not any(c.dep_ in {"det", "poss"} for c in child.children)
         )
         if not belongs:
             continue
@@ -251,6 +283,9 @@ def frame_readings(statement: Statement) -> list[Reading]:
         *employer_readings(statement),
         *class_readings(statement),
         *taken_readings(statement),
+        *condition_readings(statement),
+        *aim_readings(statement),
+        *status_readings(statement),
     ]
 
 
@@ -292,7 +327,7 @@ def _referred(pronoun: Token) -> str | None:
     if not before or before[-1].pos_ != "NOUN":
         return None
     lemma = before[-1].lemma_.lower()
-    return None if lemma in RELATION_NOUNS else lemma
+    return None if lemma in RELATION_NOUNS | _PEOPLE else lemma
 
 
 def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
@@ -315,11 +350,13 @@ def named_by_verb(sentence: Span) -> Iterator[tuple[str, Span]]:
         if not names and (lemma in NAMING_VERBS or _names_subject(verb)):
             # "calling her Juniper", "named it Dumpling", "his name is Bramble":
             # the model may take a name for a noun, a verb or an adjective.
+            # A name typed in lower case after "called" is still the name
+            # ("my cat is called biscuit").
             names = [
                 c
                 for c in verb.children
                 if c.dep_ in {"dobj", "oprd", "attr", "acomp"}
-                and c.text.istitle()
+                and (c.text.istitle() or (c.dep_ == "oprd" and c.is_alpha))
                 and c.i > sentence.start
             ]
         if not names:

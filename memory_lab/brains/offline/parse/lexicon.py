@@ -27,6 +27,12 @@ ENDING_VERBS = frozenset(
 )
 """Verbs that end what their object was ("I quit the choir", "we sold the Golf")."""
 
+UNCHANGED_PASTS = frozenset(
+    "quit cut put set shut hit let split spread shed bet burst cast rid".split()
+)
+"""Verbs whose past is their present form: after "I" the tagger reads "I quit
+the gym" as present, though chat nearly always means it happened."""
+
 ENDING_PHRASALS = frozenset(
     {("give", "up"), ("break", "up"), ("split", "up"), ("drop", "out")}
 )
@@ -51,6 +57,7 @@ STATE_FRAMES: dict[tuple[str, str], str] = {
     ("move", "to"): "home_city",
     ("relocate", "to"): "home_city",
     ("settle", "in"): "home_city",
+    ("base", "in"): "home_city",
     ("work", "at"): "employer",
     ("work", "for"): "employer",
     ("join", ""): "employer",
@@ -72,6 +79,10 @@ FILLERS = frozenset(
 )
 """Words trimmed from a value's edges: they say how, not what."""
 
+DIRECTIONS = frozenset("up down out over back there here away".split())
+"""Adverbs of direction that end a phrase without naming anything ("a vet up
+in Inverness"): trimmed from a value's end."""
+
 REACTION_VERBS = frozenset(
     """thank hope guess think know mean see say feel wonder agree bet suppose believe
     imagine remember forget understand appreciate love like hate miss wish want
@@ -86,16 +97,32 @@ PLAN_VERBS = frozenset("plan intend aim hope want try decide".split())
 """Verbs that take the real activity as their complement: "I plan to run"."""
 
 HYPOTHETICAL_MARKERS = frozenset(
-    "if unless wish someday suppose supposing imagine whether".split()
+    """if unless wish someday suppose supposing imagine whether hopefully
+    pretend""".split()
 )
 """Words that make their clause a supposition, not a statement."""
+
+WEIGHING_VERBS = frozenset(
+    "consider contemplate debate ponder weigh dream fantasise fantasize".split()
+)
+"""Verbs that only weigh or imagine what they take: "I'm considering moving to
+Galway", "we're considering a move", "dreaming of a cottage in Devon" state no
+move and no cottage, nor anything under them."""
+
+CHOOSING_VERBS = frozenset("decide choose pick tear weigh debate dither".split())
+"""Verbs whose "between" objects are options still open: "we're deciding between
+a beagle and a whippet", "torn between Leeds and York"."""
+
+WISHING_VERBS = frozenset("want wish hope fancy".split())
+"""Verbs of a wish: said in the past ("I've always wanted to visit Peru") the
+wish is told because it has not come true."""
 
 HYPOTHETICAL_MODALS = frozenset("would could might may should 'd ought".split())
 """Modals of possibility and advice: "I might learn Japanese" states nothing yet."""
 
 REPORTING_VERBS = frozenset(
     """say tell think suggest reckon believe claim insist recommend want expect
-    advise warn keep""".split()
+    advise warn keep ask wonder""".split()
 )
 """Verbs that put someone else's words or wishes around a clause."""
 
@@ -125,14 +152,16 @@ sorts of desserts")."""
 
 GENERAL_NOUNS = frozenset(
     """way ways time times moment moments fun love luck support help difference
-    impact chance chances sense idea ideas part job work living place""".split()
+    impact chance chances sense idea ideas part job work living place end point
+    """.split()
 )
 """Nouns too general to be a value on their own ("show my support", "find a way"):
 kept only when a name, a number or a complement narrows them ("love for horses")."""
 
 TIME_NOUNS = frozenset(
     """morning afternoon evening night day week weekend month year hour minute
-    moment while time today tonight yesterday tomorrow childhood lifetime age""".split()
+    moment while time today tonight yesterday tomorrow childhood lifetime age
+    spring summer autumn winter""".split()
 )
 """Nouns that say when, not what: never a value by themselves (matched by lemma,
 so "minutes" and "years" are times too)."""
@@ -142,3 +171,7 @@ MEASURE_NOUNS = frozenset(
     liter step lap rep percent""".split()
 )
 """Units that say how much, not what: "I'm up to 10 miles" states no thing."""
+
+REQUEST_NOUNS = frozenset("advice tip recommendation suggestion help idea".split())
+"""What a person asks for ("looking for recommendations for a laptop"): never a
+fact of theirs, however narrowed."""

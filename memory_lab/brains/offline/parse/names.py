@@ -41,6 +41,17 @@ def _namable(noun: Token) -> bool:
     )
 
 
+def name_after(noun: Token) -> Token | None:
+    """The proper name right after a relation noun: "my grandad Stan"."""
+    doc = noun.doc
+    if noun.i + 1 >= noun.sent.end:
+        return None
+    name = doc[noun.i + 1]
+    if name.pos_ != "PROPN" or name.ent_type_ in NOT_NAMES:
+        return None
+    return name
+
+
 def _name_from(token: Token) -> Span | None:
     """The proper name that starts at `token` (consecutive proper nouns)."""
     if token.pos_ != "PROPN" or token.ent_type_ in NOT_NAMES:
@@ -89,3 +100,9 @@ def relation_readings(sentence: Span, speaker: str) -> Iterator[tuple[str, Span]
                 and child.pos_ == "PROPN"
             ):
                 yield token.lemma_.lower(), sentence.doc[child.i : child.i + 1]
+        name = name_after(token)
+        if name is not None and name.head.i != token.i:
+            # "my grandad Stan": the model may hang the relation on the name, or
+            # make both subjects of the verb; the name right after it is still
+            # the relative's.
+            yield token.lemma_.lower(), sentence.doc[name.i : name.i + 1]

@@ -27,6 +27,11 @@ SHE = frozenset(
     """wife girlfriend fiancee mom mum mother sister daughter grandma grandmother
     aunt niece stepmom stepdaughter landlady""".split()
 )
+SINGLE_RELATIONS = frozenset(
+    """wife husband partner spouse fiance fiancee girlfriend boyfriend mom mum
+    mother dad father stepmom stepdad boss manager landlord landlady""".split()
+)
+"""Relations a person mostly has one of: once named, "my wife" is that name."""
 PRONOUNS = frozenset({"he", "she", "him", "her"})
 _FORMS = {"him": "he", "her": "she"}
 
@@ -52,6 +57,10 @@ class Referents:
         self._speaker = speaker
         self._by_pronoun: dict[str, str] = {}
         self._fits: dict[str, tuple[str, ...]] = {}
+        self._kin: set[str] = set()
+        self._names: dict[str, str] = {}
+        self.theirs: str | None = None
+        """The relation the other speaker last spoke of: what "mine" answers."""
 
     def note(self, subject: str, relation: str | None = None) -> None:
         """`subject` was just mentioned; `relation` is its relation noun if known.
@@ -63,10 +72,40 @@ class Referents:
             return
         if relation is None and "'s " in subject:
             relation = subject.rsplit("'s ", 1)[1]
+        if relation is not None and "'s " not in subject:
+            self._kin.add(subject)
+            if relation in SINGLE_RELATIONS:
+                self._names[relation] = subject
         if relation is not None or subject not in self._fits:
             self._fits[subject] = fits(relation)
         for pronoun in self._fits[subject]:
             self._by_pronoun[pronoun] = subject
+
+    def named(self, word: str) -> str | None:
+        """The person a bare name is, when the speaker named them as a relative.
+
+        Only a relative's name counts: a name seen only as a subject may be
+        the other person in the conversation, or no person at all.
+        """
+        word = word.lower()
+        return word if word in self._kin else None
+
+    def mine(self, word: str) -> str | None:
+        """Whom "mine" names: the speaker's own of the relation just spoken of.
+
+        "my brother is a chef" from one speaker, then "mine is a plumber" from
+        the other, is the second speaker's brother.
+        """
+        if word.lower() not in {"mine", "ours"} or self.theirs is None:
+            return None
+        return f"{self._speaker}'s {self.theirs}"
+
+    def by_name(self, subject: str) -> str:
+        """The name of "<speaker>'s wife" once she is named, else `subject`."""
+        owner, _, relation = subject.partition("'s ")
+        if owner != self._speaker or relation not in SINGLE_RELATIONS:
+            return subject
+        return self._names.get(relation, subject)
 
     def resolve(self, word: str) -> str | None:
         """The subject a pronoun names, or None when no one fits."""

@@ -40,8 +40,13 @@ def _opens_clause(token: Token) -> bool:
     opened = doc[token.sent.start : token.i]
     if any(t.dep_ == "mark" or t.pos_ == "SCONJ" for t in opened):
         return False  # "if the offer comes through we'd move": one sentence
-    if not any(t.pos_ in {"VERB", "AUX"} for t in opened):
-        return False  # "maybe one day I'll ...": no clause before it to end
+    if not any(
+        t.pos_ in {"VERB", "AUX"} and t.dep_ not in {"prep", "pcomp"} for t in opened
+    ):
+        # "maybe one day I'll ...", "according to my dad I ...", "after leaving
+        # Google I ...": no clause before it to end ("according" is a
+        # preposition made of a verb, "leaving" the object of one).
+        return False
     word = token.lower_
     after = doc[token.i + 1 : token.i + 1 + _SUBJECT_VERB_GAP + 2]
     if word in _SUBJECTS:
