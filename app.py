@@ -26,7 +26,7 @@ from app_ui import (
 )
 from app_ui.engines import memory_for
 from app_ui.settings import SettingsError
-from memory_lab.concurrency.blas_threads import use_one_blas_thread
+from memory_lab import use_one_blas_thread
 from memory_lab.errors import MemoryLabError
 
 

@@ -30,7 +30,7 @@ from memlab_cli.plugins import PLUGIN_COMMANDS, add_plugin_flag, load_requested
 from memlab_cli.purge_cmd import register as register_purge
 from memlab_cli.settings import Settings
 from memlab_cli.store_flags import add_store_flags
-from memory_lab.concurrency.blas_threads import use_one_blas_thread
+from memory_lab import use_one_blas_thread
 from memory_lab.config import DEFAULT_EXTRACTOR, EXTRACTORS
 from memory_lab.errors import MemoryLabError
 

@@ -50,7 +50,8 @@ Map of the library:
 - `jobs/`: the durable job ledger, its planning, the background worker and
   `parts` (the few engine parts planning and the jobs may use).
 - `concurrency/`: every lock's name and what it guards, their one declared order
-  (`lock_order`), and the checker the tests switch on (`lock_checker`).
+  (`lock_order`), the checker the tests switch on (`lock_checker`), and
+  `blas_threads` (one BLAS thread for a process that asks for it).
 - `llm_client/`: the one chat client (cache, retries, usage) and the local
   server launcher; the brain that talks through it is `brains/llm/`.
 - `sessions/`: each thread's session lifecycle (`lifecycle`: open, idle,
@@ -106,6 +107,7 @@ _EXPORTS = {
     "MemoryEngine": "memory_lab.engine",
     "MemoryLabError": "memory_lab.errors",
     "mermaid": "memory_lab.graph",
+    "use_one_blas_thread": "memory_lab.concurrency.blas_threads",
 }
 
 __all__ = [
@@ -126,6 +128,7 @@ __all__ = [
     "SystemClock",
     "mermaid",
     "recipe",
+    "use_one_blas_thread",
 ]
 
 PUBLIC_MODULES = (
@@ -163,6 +166,7 @@ adapters. Everything else is the library's own.
 if TYPE_CHECKING:
     from memory_lab.api import LocationError, Memory
     from memory_lab.clock import ManualClock, SystemClock
+    from memory_lab.concurrency.blas_threads import use_one_blas_thread
     from memory_lab.config import MemoryConfig, Recipe
     from memory_lab.engine import MemoryEngine
     from memory_lab.errors import MemoryLabError
