@@ -346,7 +346,11 @@ def speed_block(root: Path) -> str:
     table = pd.DataFrame(rows, columns=["target", "measured", "met"])
     notes = [
         f"`{path.name}`: {data['note']}"
-        for path, data in ((FULL, full), (FAULTS, faults))
+        for path, data in (
+            (FULL, full),
+            (FAULTS, faults),
+            (MAIN_TIMES, read(root, MAIN_TIMES)),
+        )
         if data.get("note")
     ]
     parts = [
