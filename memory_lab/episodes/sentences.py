@@ -75,6 +75,15 @@ class SentenceRows:
                 np.concatenate([owners, added]),
             )
 
+    def extend_turns(self, held: Sequence[tuple[np.ndarray, int]]) -> None:
+        """Add each turn's rows, given as (rows, place) in turn order, in one step."""
+        held = [(v, i) for v, i in held if len(v)]
+        if held:
+            self.extend(
+                np.vstack([v for v, _ in held]),
+                [i for v, i in held for _ in range(len(v))],
+            )
+
     def closest(self, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Each turn's cosine to the query through its closest sentence.
 

@@ -286,12 +286,7 @@ class TurnIndex(ExcerptIndex):
         for k, i in enumerate(todo):
             kept[i] = vectors[bounds[k] : bounds[k + 1]]
         # Added in turn order, as `SentenceRows` needs its owners ascending.
-        pieces = [(v, i) for i, v in enumerate(kept) if v is not None and len(v)]
-        if pieces:
-            rows.extend(
-                np.vstack([v for v, _ in pieces]),
-                [start + i for v, i in pieces for _ in range(len(v))],
-            )
+        rows.extend_turns([(v, start + i) for i, v in enumerate(kept) if v is not None])
 
     def _closest(self, tenant: str, whole: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Each indexed turn's closest sentence to the query (`sentences`)."""
@@ -307,12 +302,7 @@ class TurnIndex(ExcerptIndex):
         rows = SentenceRows()
         with self._vec_lock:
             held = [(self._window_sentences[m.id], i) for i, m in enumerate(turns)]
-        held = [(v, i) for v, i in held if len(v)]
-        if held:
-            rows.extend(
-                np.vstack([v for v, _ in held]),
-                [i for v, i in held for _ in range(len(v))],
-            )
+        rows.extend_turns(held)
         return rows.closest(whole, query)
 
     def _embed_window_sentences(self, turns: Sequence[Message]) -> None:
